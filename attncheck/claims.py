@@ -1,0 +1,213 @@
+"""The claim model: one checkable part of one lemma, its registry and the errata.
+
+A claim is declared with :func:`claim` on its evaluator. What the evaluator receives
+and returns depends on the kind (see :class:`Kind`); the engine never needs more.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Callable
+
+from hypothesis.strategies import SearchStrategy
+
+from .stats import check_probability
+
+ID_PATTERN = re.compile(r"^[a-z0-9]+/[a-z0-9][a-z0-9.\-]*/[a-z0-9][a-z0-9.\-]*$")
+
+
+class Kind(str, Enum):
+    """What "holds" means for a claim (DESIGN.md, "The claim model").
+
+    - IDENTITY, INEQUALITY: ``evaluate(case, xp) -> Slack`` for every case of the domain.
+    - PROBABILISTIC: ``sample(case, rng, size) -> R`` draws the randomness in bulk and
+      ``evaluate(case, R, xp) -> Slack`` of shape (size,) gives one Bernoulli outcome
+      per draw; the claim is ``Pr[outcome] {relation} probability`` for every case.
+    - ASYMPTOTIC: same ``sample``/``evaluate`` but ``evaluate`` returns the ratio whose
+      ``probability``-quantile is the implied constant; the constant must stay bounded
+      along the scaling ``path``.
+    """
+
+    IDENTITY = "identity"
+    INEQUALITY = "inequality"
+    PROBABILISTIC = "probabilistic"
+    ASYMPTOTIC = "asymptotic"
+
+    @property
+    def random(self) -> bool:
+        return self in (Kind.PROBABILISTIC, Kind.ASYMPTOTIC)
+
+
+class Verdict(str, Enum):
+    HOLDS = "HOLDS"
+    CERTIFIED = "CERTIFIED"
+    REFUTED = "REFUTED"
+    ERRATUM = "ERRATUM"
+    INCONCLUSIVE = "INCONCLUSIVE"
+    ERROR = "ERROR"
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """A stated claim that is refuted, and the corrected claim (by id) that holds."""
+
+    corrected_id: str
+    note: str
+
+    def to_json(self, registry: "Registry | None" = None) -> dict:
+        reg = REGISTRY if registry is None else registry
+        corrected = reg.get(self.corrected_id) if self.corrected_id in reg else None
+        return {
+            "corrected_id": self.corrected_id,
+            "corrected_statement": corrected.statement if corrected else None,
+            "note": self.note,
+        }
+
+
+@dataclass
+class Claim:
+    id: str
+    kind: Kind
+    statement: str
+    source: str
+    evaluate: Callable
+    domain: Any = None  # a Hypothesis strategy, or a callable point -> strategy
+    sample: Callable | None = None
+    probability: float | Callable | None = None  # a number, or case -> number
+    relation: str = ">="
+    path: dict[str, list] | None = None  # profile name -> scaling path points
+    interpretation: dict[str, str] = field(default_factory=dict)
+    margin: float | None = None
+    erratum: Erratum | None = None
+    eventually: bool = False  # "for all sufficiently large n": judged at the end of the path
+
+    @property
+    def paper(self) -> str:
+        return self.id.split("/")[0]
+
+    @property
+    def label(self) -> str:
+        return self.id.split("/")[1]
+
+    @property
+    def part(self) -> str:
+        return self.id.split("/")[2]
+
+    def points(self, profile: str) -> list:
+        """Scaling-path points for a profile (``[None]`` when the claim has no path)."""
+        if self.path is None:
+            return [None]
+        if profile not in self.path:
+            raise ValueError(f"claim {self.id} has no scaling path for profile {profile!r}")
+        return list(self.path[profile])
+
+    def p(self, case) -> float:
+        """The claimed probability (or quantile level) for one case."""
+        value = self.probability(case) if callable(self.probability) else self.probability
+        return check_probability(value, f"claim {self.id}: probability")
+
+    def strategy(self, point):
+        return self.domain(point) if self.path is not None else self.domain
+
+    def __repr__(self) -> str:
+        return f"Claim({self.id!r}, {self.kind.value})"
+
+
+def _validate(c: Claim) -> None:
+    if not ID_PATTERN.match(c.id):
+        raise ValueError(f"claim id {c.id!r} must look like '<paper>/<label>/<part>' in lower case")
+    if c.domain is None:
+        raise ValueError(f"claim {c.id}: a domain (Hypothesis strategy) is required")
+    if c.path is not None and not callable(c.domain):
+        raise ValueError(f"claim {c.id}: with a scaling path, domain must be a callable point -> strategy")
+    if c.path is None and not isinstance(c.domain, SearchStrategy):
+        raise ValueError(f"claim {c.id}: without a scaling path, domain must be a Hypothesis strategy")
+    if c.kind.random:
+        if c.sample is None:
+            raise ValueError(f"claim {c.id}: {c.kind.value} claims need sample(case, rng, size)")
+        if c.probability is None:
+            raise ValueError(f"claim {c.id}: {c.kind.value} claims need a probability")
+        if not callable(c.probability):
+            check_probability(c.probability, f"claim {c.id}: probability")
+        if c.relation not in (">=", "=="):
+            raise ValueError(f"claim {c.id}: relation must be '>=' or '==', got {c.relation!r}")
+    if c.eventually and (c.path is None or c.kind is Kind.ASYMPTOTIC):
+        raise ValueError(f"claim {c.id}: eventually=True needs a scaling path (asymptotic claims are judged on trends anyway)")
+    if c.kind is Kind.ASYMPTOTIC and c.path is None:
+        raise ValueError(f"claim {c.id}: asymptotic claims need a scaling path")
+    if c.path is not None:
+        for prof, pts in c.path.items():
+            if c.kind is Kind.ASYMPTOTIC and len(pts) < 3:
+                raise ValueError(f"claim {c.id}: path {prof!r} needs >= 3 points to fit a trend")
+
+
+class Registry:
+    """Claims by id. Registering the same id twice with different claims is an error."""
+
+    def __init__(self) -> None:
+        self._claims: dict[str, Claim] = {}
+
+    def add(self, c: Claim) -> Claim:
+        old = self._claims.get(c.id)
+        if old is not None and old.evaluate.__qualname__ != c.evaluate.__qualname__:
+            raise ValueError(f"claim id {c.id!r} is registered twice")
+        self._claims[c.id] = c
+        return c
+
+    def get(self, claim_id: str) -> Claim:
+        try:
+            return self._claims[claim_id]
+        except KeyError:
+            raise KeyError(f"no claim with id {claim_id!r}; see `attncheck list`") from None
+
+    def __contains__(self, claim_id: str) -> bool:
+        return claim_id in self._claims
+
+    def __iter__(self):
+        return iter(sorted(self._claims.values(), key=lambda c: c.id))
+
+    def __len__(self) -> int:
+        return len(self._claims)
+
+    def errata(self) -> list[Claim]:
+        return [c for c in self if c.erratum is not None]
+
+
+REGISTRY = Registry()
+
+
+def claim(
+    id: str,
+    *,
+    kind: str | Kind,
+    statement: str,
+    source: str,
+    domain,
+    sample: Callable | None = None,
+    probability: float | None = None,
+    relation: str = ">=",
+    path: dict[str, list] | None = None,
+    interpretation: dict[str, str] | None = None,
+    margin: float | None = None,
+    erratum: Erratum | None = None,
+    eventually: bool = False,
+    registry: Registry | None = None,
+):
+    """Decorator turning an evaluator into a registered :class:`Claim`.
+
+    The decorated name becomes the Claim object, which pytest (through the attncheck
+    plugin) collects as one test item.
+    """
+
+    def wrap(evaluate: Callable) -> Claim:
+        c = Claim(
+            id=id, kind=Kind(kind), statement=statement, source=source, evaluate=evaluate,
+            domain=domain, sample=sample, probability=probability, relation=relation,
+            path=path, interpretation=dict(interpretation or {}), margin=margin, erratum=erratum,
+            eventually=eventually,
+        )
+        _validate(c)
+        return (REGISTRY if registry is None else registry).add(c)
+
+    return wrap

@@ -1,0 +1,188 @@
+"""Reports: terminal table, results.json (schema attncheck-results/1), summary.md, figures."""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import platform
+import subprocess
+from importlib import metadata
+from pathlib import Path
+
+SCHEMA = "attncheck-results/1"
+VERDICTS = ("HOLDS", "CERTIFIED", "REFUTED", "ERRATUM", "INCONCLUSIVE", "ERROR")
+
+
+def _fmt(x) -> str:
+    if isinstance(x, float) or (isinstance(x, int) and abs(x) >= 10**5):
+        return f"{x:.4g}"
+    return str(x)
+
+
+def key_evidence(rec: dict) -> str:
+    """One line of the evidence a reader needs first."""
+    ev, kind = rec["evidence"], rec["kind"]
+    if "error" in ev:
+        return ev["error"].splitlines()[0][:160]
+    parts = []
+    path = ev.get("path")
+    if kind == "asymptotic":
+        parts.append(f"C* max {_fmt(ev['implied_constant_max'])}")
+        if "growth_exponent" in ev:
+            lo, hi = ev["growth_exponent_ci95"]
+            parts.append(f"growth n^{_fmt(ev['growth_exponent'])} [{_fmt(lo)}, {_fmt(hi)}]")
+        parts.append(f"n <= {_fmt(path[-1]['point'])}")
+    elif kind == "probabilistic":
+        if path and "holds_from" in ev:  # eventually-claims: the evidence is the tail of the path
+            path = path[[p["point"] for p in path].index(ev["holds_from"]):]
+        worsts = [p["worst"] for p in path if p.get("worst")] if path else [ev.get("worst")]
+        worst = min(worsts, key=lambda w: w["gap"]) if worsts and worsts[0] else None
+        if worst:
+            lo, hi = worst["ci95"]
+            parts.append(f"min pass {_fmt(worst['pass_rate'])} [{_fmt(lo)}, {_fmt(hi)}] vs {_fmt(worst['claimed'])}")
+        if path:
+            parts.append(f"n <= {_fmt(path[-1]['point'])}")
+    else:
+        worst = ev.get("worst")
+        if worst:
+            parts.append(f"min rel. slack {_fmt(worst['relative_slack'])}")
+    if "holds_from" in ev:
+        parts.append(f"holds from n = {_fmt(ev['holds_from'])} (refuted below)")
+    parts.append(f"{ev.get('cases', 0)} cases")
+    esc = ev.get("escalation", {})
+    if esc.get("escalated"):
+        parts.append(f"{esc['escalated']} escalated to mpmath")
+    return "; ".join(parts)
+
+
+def detail(rec: dict) -> str:
+    """Multi-line explanation of a verdict: statement, counterexample, replay command."""
+    ev = rec["evidence"]
+    lines = [f"  statement: {rec['statement']}", f"  evidence: {key_evidence(rec)}"]
+    if "reason" in ev:
+        lines.append(f"  reason: {ev['reason']}")
+    cx = ev.get("counterexample")
+    if cx:
+        lines.append("  counterexample (minimal where shrinking applies):")
+        lines += [f"    {k}: {v}" for k, v in cx.items()]
+    if "traceback" in ev:
+        lines.append(ev["traceback"])
+    lines.append(f"  replay: {ev.get('replay')}")
+    return "\n".join(lines)
+
+
+def table(records: list[dict]) -> list[str]:
+    """Fixed-width lines: id, kind, verdict, key evidence."""
+    w = max(len(r["id"]) for r in records)
+    lines = [f"{'claim':<{w}}  {'kind':<13}  {'verdict':<12}  evidence", "-" * (w + 60)]
+    lines += [f"{r['id']:<{w}}  {r['kind']:<13}  {r['verdict']:<12}  {key_evidence(r)}" for r in records]
+    counts = {v: sum(r["verdict"] == v for r in records) for v in VERDICTS}
+    lines.append("verdicts: " + ", ".join(f"{v} {c}" for v, c in counts.items() if c))
+    return lines
+
+
+def versions() -> dict:
+    out = {"python": platform.python_version()}
+    for pkg in ("attncheck", "numpy", "scipy", "hypothesis", "mpmath", "pytest", "matplotlib"):
+        try:
+            out[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            out[pkg] = None
+    try:
+        out["git"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                                    text=True, cwd=Path(__file__).parent, timeout=10).stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        out["git"] = None
+    return out
+
+
+def write(out_dir, records: list[dict], meta: dict) -> Path:
+    """Write results.json, claim figures and summary.md to out_dir; return the directory."""
+    out = Path(out_dir)
+    (out / "figures").mkdir(parents=True, exist_ok=True)
+    doc = {
+        "schema": SCHEMA,
+        "generated": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "versions": versions(),
+        "seeds": {"master": meta.get("seed"), "profile": meta.get("profile"),
+                  "derivation": "Hypothesis seed = crc32(master, claim id, path point); Monte Carlo "
+                                "generator = SeedSequence([master, crc32(claim id), crc32(repr(case))])"},
+        "claims": sorted(records, key=lambda r: r["id"]),
+    }
+    (out / "results.json").write_text(json.dumps(doc, indent=1) + "\n")
+    from . import figures  # matplotlib only when a report is written
+
+    figures.claim_figures(doc["claims"], out / "figures")
+    write_summary(out)
+    return out
+
+
+def _md_escape(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def write_summary(out_dir) -> Path:
+    """Render summary.md from results.json (and experiments.json when present)."""
+    out = Path(out_dir)
+    doc = json.loads((out / "results.json").read_text())
+    claims = doc["claims"]
+    lines = ["# attncheck verification report", "",
+             f"Generated {doc['generated']} with profile `{doc['seeds']['profile']}`, master seed "
+             f"`{doc['seeds']['master']}`; versions: " +
+             ", ".join(f"{k} {v}" for k, v in doc["versions"].items()) + ".", "",
+             "Machine-readable: [results.json](results.json) (schema `%s`)." % doc["schema"], "",
+             "## Verdicts", "", "| claim | kind | verdict | evidence |", "| --- | --- | --- | --- |"]
+    lines += [f"| `{r['id']}` | {r['kind']} | **{r['verdict']}** | {_md_escape(key_evidence(r))} |" for r in claims]
+    counts = {v: sum(r["verdict"] == v for r in claims) for v in VERDICTS}
+    lines += ["", "Totals: " + ", ".join(f"{v} {c}" for v, c in counts.items() if c) + ".", ""]
+    errata = [r for r in claims if r["erratum"]]
+    lines += ["## Errata", ""]
+    if not errata:
+        lines += ["No erratum registered among these claims.", ""]
+    for r in errata:
+        e = r["erratum"]
+        lines += [f"### `{r['id']}`", "", f"- stated: {r['statement']}",
+                  f"- corrected (`{e['corrected_id']}`): {e['corrected_statement']}", f"- note: {e['note']}",
+                  f"- stated-claim verdict: **{r['verdict']}**; evidence: {key_evidence(r)}", ""]
+    lines += ["## Claims in detail", ""]
+    for r in claims:
+        lines += [f"### `{r['id']}` — {r['verdict']}", "", f"*{r['source']}* ({r['kind']})", "",
+                  f"Statement: ${r['statement']}$", "", "Interpretation:", ""]
+        lines += [f"- **{k}**: {v}" for k, v in r["interpretation"].items()]
+        lines += ["", f"Evidence: {key_evidence(r)}.", ""]
+        fig = Path("figures") / (r["id"].replace("/", "_") + ".png")
+        if (out / fig).exists():
+            lines += [f"![{r['id']}]({fig.as_posix()})", ""]
+        path = r["evidence"].get("path")
+        if path:
+            lines += _path_table(r["kind"], path)
+        cx = r["evidence"].get("counterexample")
+        if cx:
+            lines += ["Counterexample:", "", "```", *(f"{k}: {v}" for k, v in cx.items()), "```", ""]
+        lines += [f"Replay: `{r['evidence'].get('replay')}`", ""]
+    exp = out / "experiments.json"
+    if exp.exists():
+        lines += _experiments_section(json.loads(exp.read_text()))
+    (out / "summary.md").write_text("\n".join(lines) + "\n")
+    return out / "summary.md"
+
+
+def _path_table(kind: str, path: list[dict]) -> list[str]:
+    if kind == "asymptotic":
+        rows = ["| n | cases | implied constant C*(n) | worst case |", "| --- | --- | --- | --- |"]
+        rows += [f"| {_fmt(p['point'])} | {p['cases']} | {_fmt(p['worst']['implied_constant'])} | "
+                 f"{_md_escape(p['worst']['case'])[:120]} |" for p in path]
+    else:
+        rows = ["| n | cases | min pass rate | 95% CI | claimed | refuted here |", "| --- | --- | --- | --- | --- | --- |"]
+        rows += [f"| {_fmt(p['point'])} | {p['cases']} | {_fmt(p['worst']['pass_rate'])} | "
+                 f"[{_fmt(p['worst']['ci95'][0])}, {_fmt(p['worst']['ci95'][1])}] | {_fmt(p['worst']['claimed'])} | "
+                 f"{'yes' if p['refuted'] else 'no'} |" for p in path if p.get("worst")]
+    return rows + [""]
+
+
+def _experiments_section(exps: dict) -> list[str]:
+    lines = ["## Reproduced experiments", ""]
+    for e in exps["experiments"]:
+        lines += [f"### {e['title']}", "", e["description"], "", f"![{e['title']}]({e['figure']})", ""]
+        lines += [f"- {note}" for note in e.get("notes", [])]
+        lines.append("")
+    return lines

@@ -1,0 +1,139 @@
+"""Statistics: exact binomial intervals, sequential decisions, multiplicity, trend fits.
+
+Every probability the suite reports comes from here, so the functions are small and
+exact: Clopper-Pearson bounds from the beta distribution, a sequential test whose
+looks are Bonferroni-split, and an OLS power-law fit with a t-interval.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as _st
+
+
+def _check_alpha(alpha: float) -> None:
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"significance level alpha must lie in (0, 1), got {alpha!r}")
+
+
+def _check_counts(k: int, n: int) -> None:
+    if n < 1 or not 0 <= k <= n:
+        raise ValueError(f"need 0 <= k <= n and n >= 1, got k={k}, n={n}")
+
+
+def check_probability(p: float, what: str = "probability") -> float:
+    """Return p as float if it lies in [0, 1]; raise otherwise (nothing is clipped)."""
+    p = float(p)
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"{what} must lie in [0, 1], got {p!r}")
+    return p
+
+
+def cp_upper(k: int, n: int, alpha: float) -> float:
+    """One-sided (1 - alpha) Clopper-Pearson upper bound on a binomial proportion."""
+    _check_counts(k, n)
+    _check_alpha(alpha)
+    return 1.0 if k == n else float(_st.beta.ppf(1.0 - alpha, k + 1, n - k))
+
+
+def cp_lower(k: int, n: int, alpha: float) -> float:
+    """One-sided (1 - alpha) Clopper-Pearson lower bound on a binomial proportion."""
+    _check_counts(k, n)
+    _check_alpha(alpha)
+    return 0.0 if k == 0 else float(_st.beta.ppf(alpha, k, n - k + 1))
+
+
+def clopper_pearson(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
+    """Two-sided (1 - alpha) exact interval for a binomial proportion."""
+    return cp_lower(k, n, alpha / 2), cp_upper(k, n, alpha / 2)
+
+
+def pvalue(k: int, n: int, p: float, relation: str) -> float:
+    """Exact p-value of H0 "Pr[success] {relation} p" after k successes in n trials.
+
+    ``>=``: small when k is too small (P[Bin(n, p) <= k]); ``==``: two-sided, twice
+    the smaller tail (capped at 1).
+    """
+    _check_counts(k, n)
+    check_probability(p)
+    lower = float(_st.binom.cdf(k, n, p))
+    if relation == ">=":
+        return lower
+    if relation == "==":
+        upper = float(_st.binom.sf(k - 1, n, p))
+        return min(1.0, 2.0 * min(lower, upper))
+    raise ValueError(f"relation must be '>=' or '==', got {relation!r}")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Outcome of one look of the sequential test."""
+
+    state: str  # "refute", "holds" or "continue"
+    lower: float
+    upper: float
+
+
+def decide(k: int, n: int, p: float, relation: str, alpha: float) -> Decision:
+    """Decide "Pr[success] {relation} p" from k of n at per-look level alpha.
+
+    ``>=`` is refuted when the upper bound falls below p and confirmed when the lower
+    bound reaches p. ``==`` is refuted when p leaves the two-sided interval; it can
+    never be confirmed early (equality is not decidable from finite samples).
+    """
+    check_probability(p)
+    if relation == ">=":
+        lo, hi = cp_lower(k, n, alpha), cp_upper(k, n, alpha)
+        if hi < p:
+            return Decision("refute", lo, hi)
+        if lo >= p and p < 1.0:
+            return Decision("holds", lo, hi)
+        return Decision("continue", lo, hi)
+    if relation == "==":
+        lo, hi = clopper_pearson(k, n, alpha)
+        return Decision("refute" if not lo <= p <= hi else "continue", lo, hi)
+    raise ValueError(f"relation must be '>=' or '==', got {relation!r}")
+
+
+def looks(first: int, budget: int) -> list[int]:
+    """Cumulative sample sizes of the sequential test: first, 2*first, ... up to budget."""
+    if first < 1 or budget < first:
+        raise ValueError(f"need 1 <= first <= budget, got first={first}, budget={budget}")
+    sizes = [first]
+    while sizes[-1] < budget:
+        sizes.append(min(2 * sizes[-1], budget))
+    return sizes
+
+
+def bonferroni(alpha: float, m: int) -> float:
+    """Per-test level that keeps the family-wise error of m tests at most alpha."""
+    _check_alpha(alpha)
+    if m < 1:
+        raise ValueError(f"number of tests must be >= 1, got {m}")
+    return alpha / m
+
+
+@dataclass(frozen=True)
+class PowerFit:
+    """y ~ a * n**slope fitted by OLS on logs, with a (1 - alpha) t-interval."""
+
+    slope: float
+    lower: float
+    upper: float
+    points: int
+
+
+def fit_power_law(n, y, alpha: float = 0.05) -> PowerFit:
+    """Fit log y = log a + slope * log n; the interval is exact under Gaussian noise."""
+    n, y = np.asarray(n, float), np.asarray(y, float)
+    if n.shape != y.shape or n.size < 3:
+        raise ValueError("need at least 3 (n, y) pairs of equal length to fit a power law")
+    if np.any(n <= 0) or np.any(y <= 0):
+        raise ValueError("power-law fit needs positive n and y")
+    x, z = np.log(n), np.log(y)
+    res = _st.linregress(x, z)
+    if res.stderr == 0.0:
+        return PowerFit(float(res.slope), float(res.slope), float(res.slope), n.size)
+    half = _st.t.ppf(1 - alpha / 2, n.size - 2) * res.stderr
+    return PowerFit(float(res.slope), float(res.slope - half), float(res.slope + half), n.size)

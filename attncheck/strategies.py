@@ -1,0 +1,121 @@
+"""Hypothesis strategies: valid by construction, domain boundaries included.
+
+Each strategy draws from the whole admissible domain of a claim and mixes in the
+adversarial patterns the proofs' worst cases suggest (all scores at one endpoint, a
+few high scores among low ones, ...), so the search does not rely on luck.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from hypothesis import strategies as st
+
+from .data import toy
+from .models.toy import GroupedScores
+
+
+def in_interval(lo: float, hi: float, *, exclude_lo: bool = False, exclude_hi: bool = False):
+    """Floats in [lo, hi] with the included endpoints drawn often."""
+    ends = [v for v, excl in ((lo, exclude_lo), (hi, exclude_hi)) if not excl]
+    inner = st.floats(lo, hi, exclude_min=exclude_lo, exclude_max=exclude_hi, allow_nan=False)
+    return st.one_of(st.sampled_from(ends), inner) if ends else inner
+
+
+def partition(m: int, parts: int):
+    """Positive integer multiplicities summing to m, in ``parts`` groups (parts <= m)."""
+    if not 1 <= parts <= m:
+        raise ValueError(f"cannot split {m} into {parts} positive parts")
+    if parts == 1:
+        return st.just(np.array([m], np.int64))
+    cuts = st.lists(st.integers(1, m - 1), min_size=parts - 1, max_size=parts - 1, unique=True)
+    return cuts.map(lambda c: np.diff(np.array([0, *sorted(c), m], np.int64)))
+
+
+@st.composite
+def toy_scores(draw, n: int, label: int) -> GroupedScores:
+    """Scores Ax of a dataset of D0 (label 0) or D1 (label 1) of Definition 3.8, any n >= 2.
+
+    Patterns: all scores at one value (endpoints included); ``j`` scores at 1.4 log n
+    and the rest at log n with j in {1, ~m^0.6, m/2, m - 1} or anywhere; up to six
+    arbitrary score levels with arbitrary multiplicities.
+    """
+    lo, hi = toy.score_interval(n)
+    m = n - label
+    pattern = draw(st.sampled_from(["constant", "two-level", "mixed"]))
+    if pattern == "constant":
+        z, k = [draw(in_interval(lo, hi))], np.array([m], np.int64)
+    elif pattern == "two-level" and m >= 2:
+        special = sorted({1, max(1, round(m ** 0.6)), max(1, m // 2), m - 1})
+        j = draw(st.one_of(st.sampled_from(special), st.integers(1, m - 1)))
+        z, k = [hi, lo], np.array([j, m - j], np.int64)
+    else:
+        parts = draw(st.integers(1, min(6, m)))
+        z = draw(st.lists(in_interval(lo, hi), min_size=parts, max_size=parts))
+        k = draw(partition(m, parts))
+    return toy.d0(n, z, k) if label == 0 else toy.d1(n, z, k)
+
+
+@dataclass(frozen=True)
+class ToyCase:
+    """One input of a deng2023 Section 4/5 claim: a dataset and the network's parameters."""
+
+    n: int
+    scores: GroupedScores
+    delta: float
+    m: int = 0
+    tau: float = 0.0
+
+    @property
+    def L(self) -> float:
+        """log(n / delta), the paper's log(n/delta)."""
+        return math.log(self.n / self.delta)
+
+
+def delta(lo: float = 0.01, hi: float = 0.1):
+    """delta in [lo, hi) (the papers' delta in (0, 0.1); see each claim's interpretation)."""
+    return in_interval(lo, hi, exclude_hi=True)
+
+
+@st.composite
+def toy_case(draw, n: int, label: int, m_rule=None, tau=None) -> ToyCase:
+    """A :class:`ToyCase`: ``m_rule(n, delta, draw) -> m`` and ``tau(n, delta) -> strategy``."""
+    d = draw(delta())
+    m = m_rule(n, d, draw) if m_rule else 0
+    t = draw(tau(n, d)) if tau else 0.0
+    return ToyCase(n, draw(toy_scores(n, label)), d, m, t)
+
+
+@dataclass(frozen=True)
+class HoeffdingCase:
+    """Independent X_i in [a_i, b_i], grouped: k[g] copies of a two-point variable on
+    {a[g], b[g]} with Pr[X = b[g]] = q[g]; deviation t = s * sqrt(sum_i (b_i - a_i)^2)."""
+
+    k: tuple
+    a: tuple
+    b: tuple
+    q: tuple
+    s: float
+
+    @property
+    def width2(self) -> float:
+        """sum_i (b_i - a_i)^2."""
+        return float(sum(k * (b - a) ** 2 for k, a, b in zip(self.k, self.a, self.b)))
+
+    @property
+    def t(self) -> float:
+        return self.s * math.sqrt(self.width2)
+
+
+@st.composite
+def hoeffding_case(draw, max_groups: int = 3, max_count: int = 10**6) -> HoeffdingCase:
+    """Two-point variables (the extremal case of Hoeffding's lemma), boundaries included:
+    a single fair coin, tiny and huge counts, degenerate q in {0, 1}, t up to 2.5 widths."""
+    g = draw(st.integers(1, max_groups))
+    k = draw(st.lists(st.one_of(st.just(1), st.integers(1, max_count)), min_size=g, max_size=g))
+    a = draw(st.lists(st.floats(-10, 10), min_size=g, max_size=g))
+    w = draw(st.lists(st.one_of(st.just(1.0), st.floats(0.01, 10)), min_size=g, max_size=g))
+    q = draw(st.lists(st.one_of(st.sampled_from([0.5, 0.0, 1.0]), st.floats(0, 1)), min_size=g, max_size=g))
+    s = draw(st.one_of(st.sampled_from([0.5, 1.0]), st.floats(0.05, 2.5)))
+    return HoeffdingCase(tuple(k), tuple(a), tuple(ai + wi for ai, wi in zip(a, w)), tuple(q), s)

@@ -1,0 +1,91 @@
+"""Planted claims with known truth, in a private registry (never collected as items).
+
+False ones must be REFUTED (or ERROR), true ones must not be.
+"""
+import math
+
+import numpy as np
+from hypothesis import strategies as st
+
+from attncheck import Slack, claim, close, ge, lt
+from attncheck.claims import Registry
+from attncheck.models import toy
+from attncheck.strategies import hoeffding_case, toy_case
+
+PLANTED = Registry()
+PATH = {"quick": [10, 10**2, 10**3, 10**4, 10**6, 10**9], "deep": [10, 10**3, 10**6, 10**9, 10**12]}
+SMALL = {"quick": [2, 3, 10, 100], "deep": [2, 3, 10, 100]}
+
+
+def _signs(case, rng, size):
+    return toy.rademacher_group_sums(case.scores.k, rng, (size,))
+
+
+@claim("planted/lemma-4.2/part-2-at-0.99", kind="probabilistic", statement="Lemma 4.2 Part 2 with 1/4 -> 0.99",
+       source="planted", domain=lambda n: toy_case(n, 1), sample=_signs, probability=1.0, path=SMALL,
+       registry=PLANTED)
+def lemma_4_2_part_2_false(case, S, xp):
+    return ge(xp.abs(toy.grouped_inner(toy.f_exp_grouped(case.scores, xp), S, xp)), 0.99, xp)
+
+
+@claim("planted/lemma-3.1/doubled", kind="probabilistic", statement="Hoeffding with the exponent doubled",
+       source="planted", domain=hoeffding_case(), registry=PLANTED,
+       sample=lambda c, rng, size: np.stack([rng.binomial(k, q, size) for k, q in zip(c.k, c.q)], axis=-1),
+       probability=lambda c: max(0.0, 1.0 - 2.0 * math.exp(-4.0 * c.t ** 2 / c.width2)))
+def hoeffding_doubled(case, B, xp):
+    a, b, k, q = (xp.asarray(v) for v in (case.a, case.b, case.k, case.q))
+    dev = xp.sum((b - a) * (xp.asarray(B) - k * q), axis=-1)
+    return lt(xp.abs(dev), xp.asarray(case.s) * xp.sqrt(xp.sum(k * (b - a) ** 2)), xp)
+
+
+@claim("planted/lemma-4.1/part-2-at-n0.5", kind="asymptotic", statement="Lemma 4.1 Part 2 with n^0.1 -> n^0.5",
+       source="planted", domain=lambda n: toy_case(n, 0), sample=_signs, path=PATH,
+       probability=lambda c: 1.0 - c.delta, registry=PLANTED)
+def lemma_4_1_part_2_false(case, S, xp):
+    return xp.abs(toy.grouped_inner(toy.f_exp_grouped(case.scores, xp), S, xp)) / (math.sqrt(case.L) / case.n ** 0.5)
+
+
+VECTORS = st.lists(st.floats(-30, 30), min_size=1, max_size=8).map(np.array)
+
+
+@claim("planted/softmax/shift", kind="identity", statement="f_exp(z + c) = f_exp(z)", source="planted",
+       domain=st.tuples(VECTORS, st.floats(-50, 50)), registry=PLANTED)
+def softmax_shift(case, xp):
+    z, c = case
+    A = xp.asarray(z)[:, None]
+    return close(toy.f_exp(A + xp.asarray(c), [1.0], xp), toy.f_exp(A, [1.0], xp), 1e-9, 1e-300, xp)
+
+
+@claim("planted/softmax/scale", kind="identity", statement="f_exp(2z) = f_exp(z) (false)", source="planted",
+       domain=VECTORS, registry=PLANTED)
+def softmax_scale(z, xp):
+    A = xp.asarray(z)[:, None]
+    return close(toy.f_exp(2.0 * A, [1.0], xp), toy.f_exp(A, [1.0], xp), 1e-9, 1e-300, xp)
+
+
+@claim("planted/square/ge-identity", kind="inequality", statement="x^2 >= x on [0, 2] (false)", source="planted",
+       domain=st.floats(0, 2), registry=PLANTED)
+def square_ge(x, xp):
+    x = xp.asarray(x)
+    return ge(x * x, x, xp)
+
+
+@claim("planted/precision/tie", kind="inequality", statement="(x + 1) - x - 1 >= 0 (an exact tie)",
+       source="planted", domain=st.just(1e16), registry=PLANTED)
+def tie(x, xp):
+    x = xp.asarray(x)
+    return Slack((x + 1.0) - x - 1.0, xp.abs(x))
+
+
+@claim("planted/precision/hidden", kind="inequality", statement="(1 + 2^-60) - 1 <= 0 (false by 2^-60)",
+       source="planted", domain=st.just(1.0), registry=PLANTED)
+def hidden(one, xp):
+    one = xp.asarray(one)
+    return Slack(one - (one + xp.asarray(2.0) ** -60), one)
+
+
+@claim("planted/precision/nan", kind="inequality", statement="0/0 >= 0 (undefined)", source="planted",
+       domain=st.just(0.0), registry=PLANTED)
+def nan(x, xp):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return ge(xp.asarray(x) / xp.asarray(x), 0.0, xp)

@@ -1,0 +1,78 @@
+"""The engine against planted claims of known truth."""
+import pytest
+
+from attncheck import F64
+from attncheck.engine import run
+from attncheck.precision import DEFAULT_MARGIN
+from planted import PLANTED
+
+FALSE = ["planted/lemma-4.2/part-2-at-0.99", "planted/lemma-3.1/doubled", "planted/lemma-4.1/part-2-at-n0.5",
+         "planted/softmax/scale", "planted/square/ge-identity", "planted/precision/hidden"]
+TRUE = ["planted/softmax/shift", "planted/precision/tie"]
+
+
+@pytest.mark.parametrize("cid", FALSE)
+def test_planted_false_claims_are_refuted(cid):
+    rec = run(PLANTED.get(cid), "quick", seed=0)
+    assert rec["verdict"] == "REFUTED", rec["evidence"]
+    if rec["kind"] != "asymptotic":
+        assert rec["evidence"]["counterexample"]["case"]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("cid", ["planted/lemma-4.2/part-2-at-0.99", "planted/lemma-3.1/doubled"])
+def test_refutation_does_not_depend_on_a_lucky_seed(cid, seed):
+    assert run(PLANTED.get(cid), "quick", seed=seed)["verdict"] == "REFUTED"
+
+
+@pytest.mark.parametrize("cid", TRUE)
+def test_planted_true_claims_hold(cid):
+    assert run(PLANTED.get(cid), "quick", seed=0)["verdict"] == "HOLDS"
+
+
+def test_lemma_4_2_part_2_counterexample_is_at_small_n():
+    rec = run(PLANTED.get("planted/lemma-4.2/part-2-at-0.99"), "quick", seed=0)
+    cx = rec["evidence"]["counterexample"]
+    assert cx["point"] <= 10 and cx["pass_rate"] < 1.0
+    assert "attncheck check planted/lemma-4.2/part-2-at-0.99" in rec["evidence"]["replay"]
+
+
+def test_asymptotic_refutation_reports_growth():
+    ev = run(PLANTED.get("planted/lemma-4.1/part-2-at-n0.5"), "quick", seed=0)["evidence"]
+    assert ev["growth_exponent_ci95"][0] > 0
+
+
+def test_shrinking_gives_a_minimal_counterexample():
+    # x^2 >= x fails exactly on (0, 1); Hypothesis shrinks to the simplest float there
+    cx = run(PLANTED.get("planted/square/ge-identity"), "quick", seed=0)["evidence"]["counterexample"]
+    assert cx["case"] == "0.5"
+
+
+@pytest.mark.parametrize("cid, case, float64_says, verdict", [
+    ("planted/precision/tie", 1e16, False, "HOLDS"),      # float64: -1 < 0; truly an exact tie
+    ("planted/precision/hidden", 1.0, True, "REFUTED"),   # float64: 0 >= 0; truly -2^-60
+])
+def test_escalation_overrules_a_wrong_float64_sign(cid, case, float64_says, verdict):
+    c = PLANTED.get(cid)
+    assert bool(c.evaluate(case, F64).holds()) is float64_says
+    rec = run(c, "quick", seed=0)
+    assert rec["verdict"] == verdict
+    esc = rec["evidence"]["escalation"]
+    assert esc["escalated"] >= 1 and esc["sign_flips"] >= 1 and esc["max_dps"] >= 60
+
+
+def test_nan_is_an_error_never_a_pass():
+    rec = run(PLANTED.get("planted/precision/nan"), "quick", seed=0)
+    assert rec["verdict"] == "ERROR" and "not finite" in rec["evidence"]["error"]
+
+
+def test_default_margin_is_explicit():
+    assert 0 < DEFAULT_MARGIN < 1e-6
+
+
+def test_same_seed_same_record():
+    c = PLANTED.get("planted/lemma-3.1/doubled")
+    a, b = run(c, "quick", seed=5), run(c, "quick", seed=5)
+    for rec in (a, b):
+        rec["evidence"].pop("seconds")
+    assert a == b
