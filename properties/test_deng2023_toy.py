@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from attncheck import claim, ge, gt, lt
 from attncheck.models import toy
-from attncheck.strategies import hoeffding_case, toy_case
+from attncheck.strategies.toy import hoeffding_case, toy_case
 
 LOG = "natural logarithm (the scores 4 log n become n^4 under exp)"
 POLY = "1 - delta/poly(n) read as 1 - delta (poly(n) = 1, the most lenient reading)"

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from attncheck import Slack, claim, close, ge, lt
 from attncheck.claims import Registry
 from attncheck.models import toy
-from attncheck.strategies import hoeffding_case, toy_case
+from attncheck.strategies.toy import hoeffding_case, toy_case
 
 PLANTED = Registry()
 PATH = {"quick": [10, 10**2, 10**3, 10**4, 10**6, 10**9], "deep": [10, 10**3, 10**6, 10**9, 10**12]}

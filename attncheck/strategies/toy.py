@@ -1,9 +1,4 @@
-"""Hypothesis strategies: valid by construction, domain boundaries included.
-
-Each strategy draws from the whole admissible domain of a claim and mixes in the
-adversarial patterns the proofs' worst cases suggest (all scores at one endpoint, a
-few high scores among low ones, ...), so the search does not rely on luck.
-"""
+"""Strategies for deng2023 Sections 3-5 (toy model) and Lemma 3.1 (Hoeffding)."""
 from __future__ import annotations
 
 import math
@@ -12,25 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 from hypothesis import strategies as st
 
-from .data import toy
-from .models.toy import GroupedScores
-
-
-def in_interval(lo: float, hi: float, *, exclude_lo: bool = False, exclude_hi: bool = False):
-    """Floats in [lo, hi] with the included endpoints drawn often."""
-    ends = [v for v, excl in ((lo, exclude_lo), (hi, exclude_hi)) if not excl]
-    inner = st.floats(lo, hi, exclude_min=exclude_lo, exclude_max=exclude_hi, allow_nan=False)
-    return st.one_of(st.sampled_from(ends), inner) if ends else inner
-
-
-def partition(m: int, parts: int):
-    """Positive integer multiplicities summing to m, in ``parts`` groups (parts <= m)."""
-    if not 1 <= parts <= m:
-        raise ValueError(f"cannot split {m} into {parts} positive parts")
-    if parts == 1:
-        return st.just(np.array([m], np.int64))
-    cuts = st.lists(st.integers(1, m - 1), min_size=parts - 1, max_size=parts - 1, unique=True)
-    return cuts.map(lambda c: np.diff(np.array([0, *sorted(c), m], np.int64)))
+from ..data import toy
+from ..models.toy import GroupedScores
+from . import delta, in_interval, partition
 
 
 @st.composite
@@ -71,11 +50,6 @@ class ToyCase:
     def L(self) -> float:
         """log(n / delta), the paper's log(n/delta)."""
         return math.log(self.n / self.delta)
-
-
-def delta(lo: float = 0.01, hi: float = 0.1):
-    """delta in [lo, hi) (the papers' delta in (0, 0.1); see each claim's interpretation)."""
-    return in_interval(lo, hi, exclude_hi=True)
 
 
 @st.composite
