@@ -86,25 +86,15 @@ class _Point:
     extra: dict = field(default_factory=dict)
 
 
-def _run_point_deterministic(claim: Claim, prof: Profile, seed: int, point, esc: Escalation) -> _Point:
+def _explore(claim: Claim, prof: Profile, seed: int, point, shrink: bool, body) -> _Point:
+    """Let Hypothesis drive ``body(case, pt)`` over the claim's domain at one path point."""
     pt = _Point(point)
-    margin = claim.margin or precision.DEFAULT_MARGIN
 
     @hyp_seed(_seed(seed, claim.id, repr(point)))
-    @_hyp_settings(shrink=True, examples=prof.examples)
+    @_hyp_settings(shrink=shrink, examples=prof.examples)
     @given(claim.strategy(point))
     def search(case):
-        d = precision.holds(lambda xp, idx: _flat(claim.evaluate(case, xp), idx), margin, esc)
-        ok = d.ok
-        rel = float(np.min(d.value / np.maximum(np.abs(d.scale), 1e-300)))
-        pt.cases += 1
-        pt.undecided += int(d.undecided.any())
-        target(-rel, label="relative slack (minimised)")
-        if pt.worst is None or rel < pt.worst["relative_slack"]:
-            pt.worst = {"relative_slack": rel, "case": _short(case)}
-        if not ok.all():
-            raise _Violation({"case": _short(case, 4000), "relative_slack": rel,
-                              "violations": int((~ok).sum()), "elements": int(ok.size)})
+        body(case, pt)
 
     try:
         search()
@@ -114,28 +104,41 @@ def _run_point_deterministic(claim: Claim, prof: Profile, seed: int, point, esc:
     return pt
 
 
+def _run_point_deterministic(claim: Claim, prof: Profile, seed: int, point, esc: Escalation) -> _Point:
+    margin = claim.margin or precision.DEFAULT_MARGIN
+
+    def check(case, pt):
+        d = precision.holds(lambda xp, idx: _flat(claim.evaluate(case, xp), idx), margin, esc)
+        rel = float(np.min(d.value / np.maximum(np.abs(d.scale), 1e-300)))
+        pt.cases += 1
+        pt.undecided += int(d.undecided.any())
+        target(-rel, label="relative slack (minimised)")
+        if pt.worst is None or rel < pt.worst["relative_slack"]:
+            pt.worst = {"relative_slack": rel, "case": _short(case)}
+        if not d.ok.all():
+            raise _Violation({"case": _short(case, 4000), "relative_slack": rel,
+                              "violations": int((~d.ok).sum()), "elements": int(d.ok.size)})
+
+    return _explore(claim, prof, seed, point, True, check)
+
+
 def _run_point_random(claim: Claim, prof: Profile, seed: int, point, alpha_test: float,
                       esc: Escalation) -> _Point:
-    pt = _Point(point)
     sizes = stats.looks(prof.mc_first, prof.mc_budget)
     margin = claim.margin or precision.DEFAULT_MARGIN
 
-    @hyp_seed(_seed(seed, claim.id, repr(point)))
-    @_hyp_settings(shrink=False, examples=prof.examples)
-    @given(claim.strategy(point))
-    def search(case):
+    def check(case, pt):
         rng = case_rng(seed, claim.id, case)
         p = claim.p(case)
         k = drawn = 0
         for size in sizes:
             R = claim.sample(case, rng, size - drawn)
             d = precision.holds(lambda xp, idx: claim.evaluate(case, _take(R, idx), xp), margin, esc)
-            ok, undecided = d.ok, d.undecided
-            if ok.shape != (size - drawn,):
+            if d.ok.shape != (size - drawn,):
                 raise ValueError(f"claim {claim.id}: evaluate must return one outcome per draw, "
-                                 f"got shape {ok.shape} for {size - drawn} draws")
-            k, drawn = k + int(ok.sum()), size
-            pt.undecided += int(undecided.sum())
+                                 f"got shape {d.ok.shape} for {size - drawn} draws")
+            k, drawn = k + int(d.ok.sum()), size
+            pt.undecided += int(d.undecided.sum())
             decision = stats.decide(k, drawn, p, claim.relation, alpha_test)
             if decision.state != "continue":
                 break
@@ -153,21 +156,11 @@ def _run_point_random(claim: Claim, prof: Profile, seed: int, point, alpha_test:
         if decision.state == "refute":
             raise _Violation(dict(info, case=_short(case, 4000)))
 
-    try:
-        search()
-    except _Violation as v:
-        pt.refuted = True
-        pt.extra["counterexample"] = v.info
-    return pt
+    return _explore(claim, prof, seed, point, False, check)
 
 
 def _run_point_asymptotic(claim: Claim, prof: Profile, seed: int, point) -> _Point:
-    pt = _Point(point)
-
-    @hyp_seed(_seed(seed, claim.id, repr(point)))
-    @_hyp_settings(shrink=False, examples=prof.examples)
-    @given(claim.strategy(point))
-    def search(case):
+    def measure(case, pt):
         rng = case_rng(seed, claim.id, case)
         ratio = np.asarray(claim.evaluate(case, claim.sample(case, rng, prof.mc_budget), precision.F64), float)
         if not np.all(np.isfinite(ratio)):
@@ -180,8 +173,7 @@ def _run_point_asymptotic(claim: Claim, prof: Profile, seed: int, point) -> _Poi
         if pt.worst is None or c_hat > pt.worst["implied_constant"]:
             pt.worst = {"implied_constant": c_hat, "quantile": q, "case": _short(case), "draws": int(ratio.size)}
 
-    search()
-    return pt
+    return _explore(claim, prof, seed, point, False, measure)
 
 
 def _asymptotic_verdict(points: list[_Point]) -> tuple[Verdict, dict]:
@@ -285,7 +277,8 @@ def record(claim: Claim, verdict: Verdict, evidence: dict) -> dict:
     """A claim's entry in results.json (schema attncheck-results/1)."""
     return {
         "id": claim.id, "paper": claim.paper, "label": claim.label, "part": claim.part,
-        "kind": claim.kind.value, "statement": claim.statement, "source": claim.source,
+        "kind": claim.kind.value, "relation": claim.relation if claim.kind.random else None,
+        "statement": claim.statement, "source": claim.source,
         "interpretation": claim.interpretation, "verdict": verdict.value, "evidence": _jsonable(evidence),
         "erratum": claim.erratum.to_json() if claim.erratum else None,
     }

@@ -88,7 +88,7 @@ class MP:
 
     @staticmethod
     def sum(a, axis=None):
-        return np.sum(np.asarray(a, dtype=object), axis=axis)
+        return np.asarray(np.sum(np.asarray(a, dtype=object), axis=axis), dtype=object)
 
     def logsumexp(self, a, axis=-1):
         a = np.asarray(a, dtype=object)

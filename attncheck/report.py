@@ -38,7 +38,10 @@ def key_evidence(rec: dict) -> str:
         worst = min(worsts, key=lambda w: w["gap"]) if worsts and worsts[0] else None
         if worst:
             lo, hi = worst["ci95"]
-            parts.append(f"min pass {_fmt(worst['pass_rate'])} [{_fmt(lo)}, {_fmt(hi)}] vs {_fmt(worst['claimed'])}")
+            alo, ahi = worst["decision_bounds"]
+            word = "worst pass rate" if rec.get("relation", ">=") == ">=" else "farthest pass rate"
+            parts.append(f"{word} {_fmt(worst['pass_rate'])} vs claimed {_fmt(worst['claimed'])} "
+                         f"(95% CI [{_fmt(lo)}, {_fmt(hi)}]; multiplicity-adjusted [{_fmt(alo)}, {_fmt(ahi)}])")
         if path:
             parts.append(f"n <= {_fmt(path[-1]['point'])}")
     else:

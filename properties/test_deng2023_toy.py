@@ -11,7 +11,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck import claim, ge, gt, lt
+from attncheck import claim, close, ge, gt, lt
 from attncheck.models import toy
 from attncheck.strategies.toy import hoeffding_case, toy_case
 
@@ -64,6 +64,42 @@ def hoeffding(case, B, xp):
     dev = xp.sum((b - a) * (xp.asarray(B) - k * q), axis=-1)
     t = xp.asarray(case.s) * xp.sqrt(xp.sum(k * (b - a) ** 2))
     return lt(xp.abs(dev), t, xp)
+
+
+# ---- Definitions 3.2-3.3: well-formedness ---------------------------------------------------
+
+def _matrices(lo, hi):
+    """(A, x) with A in [lo, hi]^{n x d}, x in [lo, hi]^d, n <= 8, d <= 4."""
+    return st.tuples(st.integers(1, 8), st.integers(1, 4)).flatmap(lambda nd: st.tuples(
+        st.lists(st.floats(lo, hi), min_size=nd[0] * nd[1], max_size=nd[0] * nd[1]).map(
+            lambda v: np.reshape(v, nd)),
+        st.lists(st.floats(lo, hi), min_size=nd[1], max_size=nd[1]).map(np.array)))
+
+
+@claim(
+    "deng2023/definition-3.3/normalized", kind="identity", source="deng2023 Section 3.2, Definition 3.3",
+    statement=r"\sum_i f_{exp}(A, x)_i = 1",
+    domain=_matrices(-100.0, 100.0),
+    interpretation={"inputs": "general A (n x d, n <= 8, d <= 4) and x with entries in [-100, 100], so Ax "
+                              "reaches +-40000 where exp overflows: f_exp is evaluated in log domain",
+                    "check": "sum to 1 within 1e-9 relative (well above the float64 margin 1e-11)"},
+)
+def definition_3_3(case, xp):
+    A, x = case
+    return close(xp.sum(toy.f_exp(A, x, xp), axis=-1), 1.0, 1e-9, xp=xp)
+
+
+@claim(
+    "deng2023/definition-3.2/normalized", kind="identity", source="deng2023 Section 3.2, Definition 3.2",
+    statement=r"\sum_i f_{lin}(A, x)_i = 1 \text{ whenever } \alpha_{lin}(A, x) \ne 0",
+    domain=_matrices(0.0, 100.0).filter(lambda c: np.sum(c[0] @ c[1]) > 0),
+    interpretation={"inputs": "A, x with entries in [0, 100] and alpha_lin > 0 (f_lin is undefined at "
+                              "alpha_lin = 0; signed entries make the sum ill-conditioned, which would test "
+                              "float64 rather than the definition)"},
+)
+def definition_3_2(case, xp):
+    A, x = case
+    return close(xp.sum(toy.f_lin(A, x, xp), axis=-1), 1.0, 1e-9, xp=xp)
 
 
 # ---- Lemma 4.1 (D0) and Lemma 4.2 part 1 (D1): implied constants ---------------------------

@@ -89,3 +89,16 @@ def hidden(one, xp):
 def nan(x, xp):
     with np.errstate(invalid="ignore", divide="ignore"):
         return ge(xp.asarray(x) / xp.asarray(x), 0.0, xp)
+
+
+def bernoulli_claim(p_true: float, p_claimed: float):
+    """Pr[U < p_true] >= p_claimed for U uniform: true iff p_true >= p_claimed."""
+    reg = Registry()
+
+    @claim(f"planted/bernoulli/{p_true}-vs-{p_claimed}", kind="probabilistic", statement="coin",
+           source="planted", domain=st.just(p_true), sample=lambda c, rng, size: rng.random(size),
+           probability=p_claimed, registry=reg)
+    def coin(p, U, xp):
+        return lt(xp.asarray(U), p, xp)
+
+    return coin

@@ -4,7 +4,7 @@ import pytest
 from attncheck import F64
 from attncheck.engine import run
 from attncheck.precision import DEFAULT_MARGIN
-from planted import PLANTED
+from planted import PLANTED, bernoulli_claim
 
 FALSE = ["planted/lemma-4.2/part-2-at-0.99", "planted/lemma-3.1/doubled", "planted/lemma-4.1/part-2-at-n0.5",
          "planted/softmax/scale", "planted/square/ge-identity", "planted/precision/hidden"]
@@ -76,3 +76,11 @@ def test_same_seed_same_record():
     for rec in (a, b):
         rec["evidence"].pop("seconds")
     assert a == b
+
+
+@pytest.mark.parametrize("p", [0.5, 0.9])
+def test_engine_end_to_end_size_and_power(p):
+    at_bound, optimistic = bernoulli_claim(p, p), bernoulli_claim(p - 0.05, p)
+    seeds = range(100, 125)
+    assert sum(run(at_bound, "quick", s)["verdict"] == "REFUTED" for s in seeds) == 0
+    assert sum(run(optimistic, "quick", s)["verdict"] == "REFUTED" for s in seeds) >= 24

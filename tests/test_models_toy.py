@@ -78,3 +78,11 @@ def test_builders_never_clip():
     assert s.z.tolist() == [lo, hi]
     with pytest.raises(ValueError):
         data.d0(100, [np.nextafter(hi, np.inf)], [100])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 12).flatmap(lambda n: st.tuples(st.just(n), st.sampled_from([0, 1]))).flatmap(
+    lambda nl: st.tuples(st.just(nl), toy_scores(*nl))))
+def test_toy_scores_are_valid_for_every_small_n(args):
+    (n, label), s = args
+    assert s.n == n and np.all(s.k >= 1)

@@ -3,6 +3,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -125,3 +126,14 @@ def test_bad_claim_declarations_fail_clearly(tmp_path, bad, message):
             "def f(c, u, xp):\n    return lt(u, 0.5, xp)\n")
     res = _pytest(tmp_path, "-n", "0", text=text)
     assert res.returncode != 0 and message in res.stdout + res.stderr
+
+
+def test_readme_example_runs_as_documented(tmp_path):
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    section = readme[readme.index("## Writing your own claims"):]
+    code = section[section.index("```python") + len("```python"):]
+    code = code[:code.index("```")]
+    res = _pytest(tmp_path, "-n", "2", "--attncheck-report", str(tmp_path / "rep"), text=code)
+    assert res.returncode == 0, res.stdout
+    _, recs = _records(tmp_path / "rep")
+    assert {r["verdict"] for r in recs.values()} == {"HOLDS", "ERRATUM"} and len(recs) == 5

@@ -26,7 +26,7 @@ def toy_scores(draw, n: int, label: int) -> GroupedScores:
     if pattern == "constant":
         z, k = [draw(in_interval(lo, hi))], np.array([m], np.int64)
     elif pattern == "two-level" and m >= 2:
-        special = sorted({1, max(1, round(m ** 0.6)), max(1, m // 2), m - 1})
+        special = sorted({min(max(1, j), m - 1) for j in (1, round(m ** 0.6), m // 2, m - 1)})
         j = draw(st.one_of(st.sampled_from(special), st.integers(1, m - 1)))
         z, k = [hi, lo], np.array([j, m - j], np.int64)
     else:

@@ -1,0 +1,95 @@
+"""``attncheck bench``: the numbers the closing notes quote, measured in one run.
+
+1. wall time of ``pytest -n <workers> properties`` (quick profile), and the share of
+   float64 evaluations escalated to mpmath in that run (from its results.json);
+2. Monte Carlo throughput of one claim (Lemma 5.1 at n = 10^6) through the engine's
+   evaluation path vs the same computation in bare numpy.
+"""
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from . import precision
+from .cli import default_properties, load
+from .claims import REGISTRY
+from .data import toy as data
+from .engine import _take, case_rng
+from .models import toy
+from .strategies.toy import ToyCase
+
+CLAIM = "deng2023/lemma-5.1/main"
+DRAWS = 16_000
+REPEATS = 5
+
+
+def suite(workers: str) -> dict:
+    with tempfile.TemporaryDirectory() as out:
+        cmd = [sys.executable, "-m", "pytest", "-n", workers, str(default_properties()), "-q",
+               "-p", "no:cacheprovider", f"--attncheck-report={out}"]
+        t0 = time.perf_counter()
+        rc = subprocess.call(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wall = time.perf_counter() - t0
+        claims = json.loads((Path(out) / "results.json").read_text())["claims"]
+    evaluated = sum(c["evidence"]["escalation"]["evaluated"] for c in claims)
+    escalated = sum(c["evidence"]["escalation"]["escalated"] for c in claims)
+    return {"exit_status": rc, "wall_seconds": wall, "claims": len(claims), "evaluated": evaluated,
+            "escalated": escalated, "escalated_share": escalated / max(evaluated, 1)}
+
+
+def _case(n: int = 10**6, delta: float = 0.05) -> ToyCase:
+    lo, hi = data.score_interval(n)
+    j = round(n ** 0.6)
+    return ToyCase(n, data.d0(n, [hi, lo], [j, n - j]), delta, math.floor(math.log(n / delta)) + 1, 0.25)
+
+
+def _best(fn) -> float:
+    times = []
+    for _ in range(REPEATS):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def throughput() -> dict:
+    load(None)
+    c, case = REGISTRY.get(CLAIM), _case()
+
+    def engine_path():
+        R = c.sample(case, case_rng(0, c.id, case), DRAWS)
+        return precision.holds(lambda xp, idx: c.evaluate(case, _take(R, idx), xp)).ok
+
+    def bare_numpy():
+        rng = np.random.default_rng(0)
+        k = case.scores.k
+        S = 2 * rng.binomial(k, 0.5, size=(DRAWS, case.m, k.size)) - k
+        z = case.scores.z
+        f = np.exp(z - np.log(np.sum(k * np.exp(z - z.max()))) - z.max())
+        return (S @ f).max(axis=-1) <= case.tau
+
+    t_engine, t_bare = _best(engine_path), _best(bare_numpy)
+    return {"claim": CLAIM, "n": case.n, "m": case.m, "draws": DRAWS,
+            "engine_outcomes_per_s": DRAWS / t_engine, "numpy_outcomes_per_s": DRAWS / t_bare,
+            "overhead": t_engine / t_bare}
+
+
+def main(args) -> int:
+    print("benchmark: Monte Carlo throughput ...", flush=True)
+    tp = throughput()
+    print(f"  {tp['claim']} at n = {tp['n']}, m = {tp['m']}: engine {tp['engine_outcomes_per_s']:.3g} "
+          f"outcomes/s, bare numpy {tp['numpy_outcomes_per_s']:.3g} outcomes/s, overhead x{tp['overhead']:.2f} "
+          f"(best of {REPEATS})")
+    print(f"benchmark: pytest -n {args.workers} properties (quick) ...", flush=True)
+    s = suite(args.workers)
+    print(f"  wall {s['wall_seconds']:.1f} s, exit status {s['exit_status']}, {s['claims']} claims")
+    print(f"  escalated to mpmath: {s['escalated']} of {s['evaluated']} float64 evaluations "
+          f"({100 * s['escalated_share']:.3f}%)")
+    return 0
