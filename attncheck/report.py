@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import html
 import json
 import platform
 import subprocess
@@ -166,7 +167,49 @@ def write_summary(out_dir) -> Path:
     if exp.exists():
         lines += _experiments_section(json.loads(exp.read_text()))
     (out / "summary.md").write_text("\n".join(lines) + "\n")
+    write_html(out, doc, json.loads(exp.read_text()) if exp.exists() else None)
     return out / "summary.md"
+
+
+_CSS = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto}td,th{border:1px solid #ccc;"
+        "padding:3px 6px;font-size:13px;vertical-align:top}table{border-collapse:collapse}"
+        ".HOLDS,.CERTIFIED{color:#070}.REFUTED,.ERROR{color:#b00}.ERRATUM,.INCONCLUSIVE{color:#a60}")
+
+
+def write_html(out: Path, doc: dict, exps: dict | None) -> Path:
+    """summary.html: the verdict table, each claim's interpretation and figure, the experiments."""
+    e = html.escape
+    rows = "".join(
+        f"<tr><td><a href='#{e(r['id'])}'>{e(r['id'])}</a></td><td>{r['kind']}</td>"
+        f"<td class='{r['verdict']}'><b>{r['verdict']}</b></td><td>{e(key_evidence(r))}</td></tr>"
+        for r in doc["claims"])
+    parts = [f"<!doctype html><meta charset='utf-8'><title>attncheck report</title><style>{_CSS}</style>",
+             f"<h1>attncheck verification report</h1><p>Generated {e(doc['generated'])}, profile "
+             f"{e(str(doc['seeds']['profile']))}, seed {e(str(doc['seeds']['master']))}. "
+             "<a href='results.json'>results.json</a> · <a href='summary.md'>summary.md</a></p>",
+             f"<table><tr><th>claim</th><th>kind</th><th>verdict</th><th>evidence</th></tr>{rows}</table>"]
+    for r in doc["claims"]:
+        interp = "".join(f"<li><b>{e(k)}</b>: {e(v)}</li>" for k, v in r["interpretation"].items())
+        fig = Path("figures") / (r["id"].replace("/", "_") + ".png")
+        img = f"<img src='{fig.as_posix()}'>" if (out / fig).exists() else ""
+        err = ""
+        if r["erratum"]:
+            err = (f"<p>Erratum: corrected claim <code>{e(r['erratum']['corrected_id'])}</code>: "
+                   f"{e(str(r['erratum']['corrected_statement']))} ({e(r['erratum']['note'])})</p>")
+        parts.append(f"<h3 id='{e(r['id'])}'>{e(r['id'])} — <span class='{r['verdict']}'>{r['verdict']}</span></h3>"
+                     f"<p><i>{e(r['source'])}</i></p><p><code>{e(r['statement'])}</code></p>{err}"
+                     f"<ul>{interp}</ul><p>{e(key_evidence(r))}</p>{img}")
+    for x in (exps or {}).get("experiments", []):
+        notes = "".join(f"<li>{e(n)}</li>" for n in x.get("notes", []))
+        figs = "".join(f"<img src='{f}' style='max-width:100%'>" for f in _figures(x))
+        parts.append(f"<h2>{e(x['title'])}</h2><p>{e(x['description'])}</p>{figs}<ul>{notes}</ul>")
+    path = out / "summary.html"
+    path.write_text("\n".join(parts) + "\n")
+    return path
+
+
+def _figures(exp: dict) -> list[str]:
+    return exp["figures"] if "figures" in exp else [exp["figure"]]
 
 
 def _path_table(kind: str, path: list[dict]) -> list[str]:
@@ -185,7 +228,8 @@ def _path_table(kind: str, path: list[dict]) -> list[str]:
 def _experiments_section(exps: dict) -> list[str]:
     lines = ["## Reproduced experiments", ""]
     for e in exps["experiments"]:
-        lines += [f"### {e['title']}", "", e["description"], "", f"![{e['title']}]({e['figure']})", ""]
+        lines += [f"### {e['title']}", "", e["description"], ""]
+        lines += [f"![{e['title']}]({f})" for f in _figures(e)] + [""]
         lines += [f"- {note}" for note in e.get("notes", [])]
         lines.append("")
     return lines

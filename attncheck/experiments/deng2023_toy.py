@@ -56,7 +56,7 @@ def run(profile: str, rng: np.random.Generator, progress=print) -> dict:
     trials = 1000 if deep else 100
     ns = list(range(100, 2001, 10 if deep else 100))
     ms = list(range(1, 101, 1 if deep else 9))
-    taus = [round(v, 3) for v in np.linspace(0.0, 0.6, 31 if deep else 13)]
+    taus = [round(v, 3) for v in np.linspace(0.0, 1.2, 41 if deep else 13)]
     progress(f"deng2023 7.1: vs n ({len(ns)} points x {trials} trials)")
     by_n = _sweep(ns, lambda n: success(n, m_of(n), trials, rng), trials)
     progress(f"deng2023 7.1: vs m ({len(ms)} points)")
