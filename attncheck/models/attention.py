@@ -32,6 +32,8 @@ import math
 import numpy as np
 from scipy.special import logsumexp
 
+rom .toy import phi, phi_tau  # Definition 3.4, shared with the toy model
+
 _CHUNK_ELEMENTS = 1 << 22
 """Largest (batch x rows x m) block of inner products evaluated at once in network_head."""
 
@@ -80,16 +82,6 @@ def _multiplicities(counts: object, size: int) -> np.ndarray:
 
 
 # --------------------------------------------------------------------- Appendix A
-
-
-def phi(z: np.ndarray) -> np.ndarray:
-    """ReLU phi(z) = max(z, 0) (Definition 3.4)."""
-    return np.maximum(z, 0.0)
-
-
-def phi_tau(z: np.ndarray, tau: float) -> np.ndarray:
-    """Shifted ReLU phi_tau(z) = max(z - tau, 0) (Definition 3.4)."""
-    return np.maximum(z - tau, 0.0)
 
 
 def vec(M: np.ndarray) -> np.ndarray:
