@@ -32,7 +32,7 @@ import math
 import numpy as np
 from scipy.special import logsumexp
 
-rom .toy import phi, phi_tau  # Definition 3.4, shared with the toy model
+from .toy import phi, phi_tau  # Definition 3.4, shared with the toy model
 
 _CHUNK_ELEMENTS = 1 << 22
 """Largest (batch x rows x m) block of inner products evaluated at once in network_head."""
