@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from hypothesis.strategies import SearchStrategy
 
+from .certify import Certificate
 from .stats import check_probability
 
 ID_PATTERN = re.compile(r"^[a-z0-9]+/[a-z0-9][a-z0-9.\-]*/[a-z0-9][a-z0-9.\-]*$")
@@ -81,6 +82,7 @@ class Claim:
     margin: float | None = None
     erratum: Erratum | None = None
     eventually: bool = False  # "for all sufficiently large n": judged at the end of the path
+    certify: Certificate | None = None  # interval proof on a box (deterministic kinds)
 
     @property
     def paper(self) -> str:
@@ -134,6 +136,8 @@ def _validate(c: Claim) -> None:
             raise ValueError(f"claim {c.id}: relation must be '>=' or '==', got {c.relation!r}")
     if c.eventually and (c.path is None or c.kind is Kind.ASYMPTOTIC):
         raise ValueError(f"claim {c.id}: eventually=True needs a scaling path (asymptotic claims are judged on trends anyway)")
+    if c.certify is not None and c.kind.random:
+        raise ValueError(f"claim {c.id}: interval certification applies to identity/inequality claims only")
     if c.kind is Kind.ASYMPTOTIC and c.path is None:
         raise ValueError(f"claim {c.id}: asymptotic claims need a scaling path")
     if c.path is not None:
@@ -192,6 +196,7 @@ def claim(
     margin: float | None = None,
     erratum: Erratum | None = None,
     eventually: bool = False,
+    certify: Certificate | None = None,
     registry: Registry | None = None,
 ):
     """Decorator turning an evaluator into a registered :class:`Claim`.
@@ -205,7 +210,7 @@ def claim(
             id=id, kind=Kind(kind), statement=statement, source=source, evaluate=evaluate,
             domain=domain, sample=sample, probability=probability, relation=relation,
             path=path, interpretation=dict(interpretation or {}), margin=margin, erratum=erratum,
-            eventually=eventually,
+            eventually=eventually, certify=certify,
         )
         _validate(c)
         return (REGISTRY if registry is None else registry).add(c)

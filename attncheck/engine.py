@@ -16,7 +16,7 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
 from hypothesis import seed as hyp_seed
 
-from . import precision, stats
+from . import certify, precision, stats
 from .claims import Claim, Kind, Verdict
 from .precision import Escalation, NonFinite
 from .profiles import Profile, get_profile
@@ -252,6 +252,21 @@ def _point_summary(claim: Claim, p: _Point) -> dict:
 
 
 def _decide(claim: Claim, seen: list[_Point]) -> tuple[Verdict, dict]:
+    verdict, ev = _verdict(claim, seen)
+    if claim.certify is None or verdict is Verdict.REFUTED:
+        return verdict, ev
+    out = certify.run(claim.certify)
+    ev["certification"] = {"status": out.status, "boxes": out.boxes, "box": claim.certify.box,
+                           "certified_fraction": out.certified_fraction}
+    if out.status == "refuted":
+        ev["counterexample"] = dict(out.counterexample, found_by="interval branch and bound")
+        return Verdict.REFUTED, ev
+    if out.status == "certified" and verdict is Verdict.HOLDS:
+        return Verdict.CERTIFIED, ev
+    return verdict, ev
+
+
+def _verdict(claim: Claim, seen: list[_Point]) -> tuple[Verdict, dict]:
     ev: dict = {"path": [_point_summary(claim, p) for p in seen]} if claim.path is not None else {}
     if claim.kind is Kind.ASYMPTOTIC:
         verdict, extra = _asymptotic_verdict(seen)

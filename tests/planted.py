@@ -8,6 +8,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from attncheck import Slack, claim, close, ge, lt
+from attncheck.certify import Certificate
 from attncheck.claims import Registry
 from attncheck.models import toy
 from attncheck.strategies.toy import hoeffding_case, toy_case
@@ -102,3 +103,31 @@ def bernoulli_claim(p_true: float, p_claimed: float):
         return lt(xp.asarray(U), p, xp)
 
     return coin
+
+
+X01 = st.floats(0, 1)
+
+
+@claim("planted/certify/strict-true", kind="inequality", statement="x^2 + 1 > x on [0, 1]", source="planted",
+       domain=X01, registry=PLANTED,
+       certify=Certificate({"x": (0.0, 1.0)}, lambda v: v["x"] * v["x"] + 1 - v["x"], strict=True))
+def certify_strict_true(x, xp):
+    x = xp.asarray(x)
+    return Slack(x * x + 1.0 - x, x * x + 1.0 + x, strict=True)
+
+
+@claim("planted/certify/false-hidden", kind="inequality", statement="x^2 >= x - 0.2 on [0, 1] except near 0.45",
+       source="planted", domain=st.sampled_from([0.0, 1.0]), registry=PLANTED,
+       certify=Certificate({"x": (0.0, 1.0)}, lambda v: (v["x"] - 0.45) ** 2 - 1e-4))
+def certify_false_hidden(x, xp):
+    # Hypothesis is only shown the endpoints; the interval search covers the whole box
+    x = xp.asarray(x)
+    return Slack((x - 0.45) ** 2 - 1e-4, 1.0 + 0.0 * x)
+
+
+@claim("planted/certify/tight", kind="inequality", statement="x^2 - x + 1/4 >= 0 (touches 0 at 1/2)",
+       source="planted", domain=X01, registry=PLANTED,
+       certify=Certificate({"x": (0.0, 1.0)}, lambda v: v["x"] * v["x"] - v["x"] + 0.25, max_boxes=500))
+def certify_tight(x, xp):
+    x = xp.asarray(x)
+    return Slack(x * x - x + 0.25, x * x + x + 0.25)

@@ -84,3 +84,15 @@ def test_engine_end_to_end_size_and_power(p):
     seeds = range(100, 125)
     assert sum(run(at_bound, "quick", s)["verdict"] == "REFUTED" for s in seeds) == 0
     assert sum(run(optimistic, "quick", s)["verdict"] == "REFUTED" for s in seeds) >= 24
+
+
+def test_interval_certification():
+    rec = run(PLANTED.get("planted/certify/strict-true"), "quick", seed=0)
+    assert rec["verdict"] == "CERTIFIED" and rec["evidence"]["certification"]["status"] == "certified"
+    rec = run(PLANTED.get("planted/certify/false-hidden"), "quick", seed=0)
+    assert rec["verdict"] == "REFUTED"
+    cx = rec["evidence"]["counterexample"]
+    assert cx["found_by"] == "interval branch and bound" and abs(cx["point"]["x"] - 0.45) < 0.01
+    rec = run(PLANTED.get("planted/certify/tight"), "quick", seed=0)  # true, but not provable by bisection
+    assert rec["verdict"] == "HOLDS" and rec["evidence"]["certification"]["status"] == "incomplete"
+    assert 0.9 < rec["evidence"]["certification"]["certified_fraction"] < 1.0

@@ -1,0 +1,153 @@
+"""Strategies for deng2023 Appendix F (cross-attention, Definition F.1) and Theorem 1.2.
+
+A case fixes n, d with n = (d-1) t, both dataset parameters a0 in (0, 0.1) and a1 > 1
+(Definition F.1 introduces both; ``label`` says which one builds the dataset), the special
+indices j2, j3 and, where a claim needs them, a row j0, delta and the width m.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from hypothesis import strategies as st
+
+from ..data.attention import CrossAttentionParams
+from ..models.cross_attention_claims import rows_where
+from . import delta as delta_strategy
+from . import in_interval
+
+A0_MIN = 1e-12
+"""a0 is drawn in [1e-12, 0.1 - 1e-12], the open interval (0, 0.1) approached from both ends."""
+A1_MIN = 1.0 + 1e-12
+"""a1 > 1 is drawn from 1 + 1e-12 up."""
+
+
+@lru_cache(maxsize=None)
+def divisors(n: int) -> tuple[int, ...]:
+    """Sorted divisors of n (trial division; the scaling paths use n with small prime factors)."""
+    primes, m, p = {}, n, 2
+    while p * p <= m:
+        while m % p == 0:
+            primes[p] = primes.get(p, 0) + 1
+            m //= p
+        p += 1
+    if m > 1:
+        primes[m] = primes.get(m, 0) + 1
+    divs = [1]
+    for p, e in primes.items():
+        divs = [q * p ** i for q in divs for i in range(e + 1)]
+    return tuple(sorted(divs))
+
+
+def width_near(n: int, beta: float) -> int:
+    """The divisor k = d-1 of n nearest to n^beta in log scale, with d = k + 1 <= n."""
+    admissible = [k for k in divisors(n) if k + 1 <= n]
+    return min(admissible, key=lambda k: (abs(math.log(k) - beta * math.log(n)), k))
+
+
+@dataclass(frozen=True)
+class CrossCase:
+    """One input of an Appendix F claim (0-based indices)."""
+
+    n: int
+    d: int
+    label: int
+    a0: float
+    a1: float
+    j2: int
+    j3: int
+    j0: int = 0
+    delta: float = 0.1
+    m: int = 1
+
+    @property
+    def t(self) -> int:
+        return self.n // (self.d - 1)
+
+    @property
+    def a(self) -> float:
+        """The coefficient of the dataset: a0 for D0, a1 for D1."""
+        return self.a1 if self.label else self.a0
+
+    def params(self) -> CrossAttentionParams:
+        """The Definition F.1 parameters (validated: n = (d-1) t, a0 in (0, 0.1), a1 > 1)."""
+        return CrossAttentionParams(self.n, self.d, self.a, self.j2, self.j3, self.label)
+
+
+@dataclass(frozen=True)
+class PairCase:
+    """Theorem 1.2: one dataset of D0 and one of D1 of the same n, d, one network (delta, m)."""
+
+    d0: CrossCase
+    d1: CrossCase
+    delta: float
+    m: int
+
+
+def a0_values():
+    return in_interval(A0_MIN, 0.1 - A0_MIN)
+
+
+def a1_values(a1_max: float):
+    return st.one_of(st.sampled_from([A1_MIN, 2.0, min(20.0, a1_max), a1_max]), st.floats(A1_MIN, a1_max))
+
+
+@st.composite
+def special_indices(draw, n: int) -> tuple[int, int]:
+    """(j2, j3): equal or distinct, first or last row, or anywhere (every residue of j3 mod d-1)."""
+    j3 = draw(st.one_of(st.sampled_from([0, n - 1]), st.integers(0, n - 1)))
+    j2 = draw(st.one_of(st.sampled_from([j3, 0, n - 1]), st.integers(0, n - 1)))
+    return j2, j3
+
+
+def widths(n: int, beta):
+    """d-1: any divisor of n (d = 2 and t = 1 included) if beta is None, else the divisor
+    nearest n^beta with beta drawn from ``beta`` (a strategy), d <= n."""
+    if beta is None:
+        return st.one_of(st.sampled_from([1, n]), st.sampled_from(divisors(n)))
+    return beta.map(lambda b: width_near(n, b))
+
+
+@st.composite
+def cross_case(draw, n: int, label: int, *, beta=None, row=None, a1_max: float = 1000.0,
+               m_rule=None) -> CrossCase:
+    """A :class:`CrossCase` of Definition F.1 at size n.
+
+    beta: strategy of exponents, d-1 = divisor of n nearest n^beta (scaling paths); None:
+    every divisor. row: condition on j0 (per-row claims). m_rule(n, delta, draw) -> m;
+    with m_rule, delta is drawn in [0.01, 0.1).
+    """
+    k = draw(widths(n, beta))
+    j2, j3 = draw(special_indices(n))
+    case = CrossCase(n, k + 1, label, draw(a0_values()), draw(a1_values(a1_max)), j2, j3)
+    if row is not None:
+        case = replace(case, j0=draw(st.sampled_from(rows_where(n, j2, j3, row))))
+    if m_rule is not None:
+        d = draw(delta_strategy())
+        case = replace(case, delta=d, m=m_rule(n, d, draw))
+    case.params()
+    return case
+
+
+@st.composite
+def pair_case(draw, n: int, *, beta, a1_max: float, m_rule) -> PairCase:
+    """Theorem 1.2: D0 and D1 datasets with their own j2, j3 and a shared network."""
+    k = draw(widths(n, beta))
+    cases = []
+    for label in (0, 1):
+        j2, j3 = draw(special_indices(n))
+        cases.append(CrossCase(n, k + 1, label, draw(a0_values()), draw(a1_values(a1_max)), j2, j3))
+        cases[-1].params()
+    d = draw(delta_strategy())
+    return PairCase(cases[0], cases[1], d, m_rule(n, d, draw))
+
+
+def m_smallest(n: int, delta: float, draw) -> int:
+    """m = C log(n/delta) with C > 1 as small as admissible: floor(log(n/delta)) + 1."""
+    return math.floor(math.log(n / delta)) + 1
+
+
+def m_large(n: int, delta: float, draw) -> int:
+    """m = ceil(C log(n/delta)) with C drawn in [2, 3]."""
+    return math.ceil(draw(in_interval(2.0, 3.0)) * math.log(n / delta))
