@@ -275,14 +275,19 @@ def _verdict(claim: Claim, seen: list[_Point]) -> tuple[Verdict, dict]:
         ev.update(_point_summary(claim, seen[0]))
         ev.pop("point")
     refuted = [p for p in seen if p.refuted]
+    tail = seen
     if refuted:
-        ev["counterexample"] = dict(refuted[0].extra["counterexample"], point=refuted[0].point)
+        # the smallest failing n is the clearest counterexample; for "eventually" claims the
+        # largest one is what decides the verdict
+        shown = refuted[-1] if claim.eventually else refuted[0]
+        ev["counterexample"] = dict(shown.extra["counterexample"], point=shown.point)
         if claim.path is not None and not seen[-1].refuted:
             first = next(i for i in range(len(seen)) if not any(q.refuted for q in seen[i:]))
             ev["holds_from"] = seen[first].point
+            tail = seen[first:]
         if not claim.eventually or seen[-1].refuted:
             return Verdict.REFUTED, ev
-    if any(p.undecided for p in seen):
+    if any(p.undecided for p in (tail if claim.eventually else seen)):
         return Verdict.INCONCLUSIVE, dict(ev, reason="float64 and mpmath up to %d digits could not decide "
                                                      "the sign of some slacks" % precision.DPS_SCHEDULE[-1])
     return Verdict.HOLDS, ev

@@ -7,7 +7,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck import Slack, claim, close, ge, lt
+from attncheck import Slack, claim, close, ge, le, lt
 from attncheck.certify import Certificate
 from attncheck.claims import Registry
 from attncheck.models import toy
@@ -131,3 +131,18 @@ def certify_false_hidden(x, xp):
 def certify_tight(x, xp):
     x = xp.asarray(x)
     return Slack(x * x - x + 0.25, x * x + x + 0.25)
+
+
+def mean_sign_claim(power: float):
+    """Pr[|sum of n signs| / n^power <= 1/4] >= 0.99, "for n large". power = 1: fails at small n
+    only (concentration); power = 1/2: fails at every n (CLT: the probability tends to 0.197)."""
+    reg = Registry()
+
+    @claim(f"planted/mean-sign/{power}", kind="probabilistic", statement="concentration of a mean",
+           source="planted", domain=lambda n: st.just(n), path={"quick": [2, 10, 1000, 10**6], "deep": [2, 10**6]},
+           sample=lambda n, rng, size: toy.rademacher_group_sums([n], rng, (size,))[:, 0],
+           probability=0.99, eventually=True, registry=reg)
+    def mean_sign(n, S, xp):
+        return le(xp.abs(xp.asarray(S)) / n ** power, 0.25, xp)
+
+    return mean_sign

@@ -4,7 +4,7 @@ import pytest
 from attncheck import F64
 from attncheck.engine import run
 from attncheck.precision import DEFAULT_MARGIN
-from planted import PLANTED, bernoulli_claim
+from planted import PLANTED, bernoulli_claim, mean_sign_claim
 
 FALSE = ["planted/lemma-4.2/part-2-at-0.99", "planted/lemma-3.1/doubled", "planted/lemma-4.1/part-2-at-n0.5",
          "planted/softmax/scale", "planted/square/ge-identity", "planted/precision/hidden"]
@@ -96,3 +96,12 @@ def test_interval_certification():
     rec = run(PLANTED.get("planted/certify/tight"), "quick", seed=0)  # true, but not provable by bisection
     assert rec["verdict"] == "HOLDS" and rec["evidence"]["certification"]["status"] == "incomplete"
     assert 0.9 < rec["evidence"]["certification"]["certified_fraction"] < 1.0
+
+
+def test_eventually_claims_are_judged_at_the_end_of_the_path():
+    rec = run(mean_sign_claim(1.0), "quick", seed=0)
+    ev = rec["evidence"]
+    assert rec["verdict"] == "HOLDS" and ev["holds_from"] == 1000
+    assert ev["counterexample"]["point"] == 10  # the largest failing n is shown
+    rec = run(mean_sign_claim(0.5), "quick", seed=0)  # fails at every n
+    assert rec["verdict"] == "REFUTED" and "holds_from" not in rec["evidence"]
