@@ -2,12 +2,12 @@
 
 Public API for writing claims (see README, "Writing your own claims")::
 
-    from attncheck import claim, Erratum, le, ge, lt, gt, close
+    from attncheck import claim, Erratum, le, ge, lt, gt, close, all_of
 """
 from .claims import REGISTRY, Claim, Erratum, Kind, Verdict, claim
-from .precision import F64, MP, Slack, close, ge, gt, le, lt
+from .precision import F64, MP, Slack, all_of, both, close, ge, gt, le, lt
 
 __version__ = "0.1.0"
 
 __all__ = ["REGISTRY", "Claim", "Erratum", "Kind", "Verdict", "claim", "F64", "MP", "Slack",
-           "close", "ge", "gt", "le", "lt", "__version__"]
+           "all_of", "both", "close", "ge", "gt", "le", "lt", "__version__"]

@@ -25,6 +25,27 @@ _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_
            HealthCheck.large_base_example]
 
 
+def _no_local_constants() -> None:
+    """Stop Hypothesis from mixing literals of the loaded modules into its draws.
+
+    Hypothesis (>= 6.131) draws, now and then, constants found in the user's loaded
+    modules, so one seed would give different cases depending on what is imported
+    (a claims file alone vs the whole test suite). attncheck's replay promise needs the
+    same cases from the same seed, so the pool is emptied process-wide.
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:  # pragma: no cover - older Hypothesis has no constant pool
+        return
+    if hasattr(providers, "_get_local_constants"):
+        empty = providers.Constants()
+        providers._get_local_constants = lambda: empty
+        providers.CONSTANTS_CACHE.cache.clear()
+
+
+_no_local_constants()
+
+
 class _Violation(Exception):
     """Raised inside a Hypothesis test to report a counterexample."""
 
@@ -115,9 +136,10 @@ def _run_point_deterministic(claim: Claim, prof: Profile, seed: int, point, esc:
         target(-rel, label="relative slack (minimised)")
         if pt.worst is None or rel < pt.worst["relative_slack"]:
             pt.worst = {"relative_slack": rel, "case": _short(case)}
-        if not d.ok.all():
+        violated = ~d.ok & ~d.undecided  # undecided elements make the verdict INCONCLUSIVE, not REFUTED
+        if violated.any():
             raise _Violation({"case": _short(case, 4000), "relative_slack": rel,
-                              "violations": int((~d.ok).sum()), "elements": int(d.ok.size)})
+                              "violations": int(violated.sum()), "elements": int(d.ok.size)})
 
     return _explore(claim, prof, seed, point, True, check)
 
@@ -137,7 +159,8 @@ def _run_point_random(claim: Claim, prof: Profile, seed: int, point, alpha_test:
             if d.ok.shape != (size - drawn,):
                 raise ValueError(f"claim {claim.id}: evaluate must return one outcome per draw, "
                                  f"got shape {d.ok.shape} for {size - drawn} draws")
-            k, drawn = k + int(d.ok.sum()), size
+            # an undecided draw counts as a success: refutation only on decided outcomes
+            k, drawn = k + int((d.ok | d.undecided).sum()), size
             pt.undecided += int(d.undecided.sum())
             decision = stats.decide(k, drawn, p, claim.relation, alpha_test)
             if decision.state != "continue":
@@ -202,7 +225,7 @@ def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_
     start = time.perf_counter()
     esc = Escalation()
     points = claim.points(prof.name)
-    alpha_claim = stats.bonferroni(prof.alpha, n_random_claims)
+    alpha_claim = stats.bonferroni(prof.alpha, max(prof.claims, n_random_claims))
     alpha_test = None
     if claim.kind is Kind.PROBABILISTIC:
         alpha_test = alpha_claim / (len(points) * prof.examples * len(stats.looks(prof.mc_first, prof.mc_budget)))

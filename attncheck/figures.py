@@ -24,6 +24,13 @@ def claim_figures(claims: list[dict], out_dir: Path) -> None:
         if r["kind"] == "asymptotic":
             ax.loglog(n, [p["worst"]["implied_constant"] for p in path], "o-", label="implied constant C*(n)")
             ax.set_ylabel("max over cases of C*(n)")
+        elif r["kind"] in ("identity", "inequality"):
+            slack = [p["worst"]["relative_slack"] for p in path]
+            ax.plot(n, slack, "o-", label="smallest relative slack")
+            ax.axhline(0.0, color="k", lw=1, ls="--")
+            ax.set_xscale("log")
+            ax.set_yscale("symlog", linthresh=1e-12)
+            ax.set_ylabel("relative slack (>= 0 holds)")
         else:
             rate = [p["worst"]["pass_rate"] for p in path]
             lo = [p["worst"]["pass_rate"] - p["worst"]["ci95"][0] for p in path]

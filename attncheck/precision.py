@@ -27,7 +27,8 @@ class _F64:
 
     name = "float64"
     exp, log, log1p, sqrt, abs = np.exp, np.log, np.log1p, np.sqrt, np.abs
-    maximum, minimum, where = np.maximum, np.minimum, np.where
+    maximum, minimum = np.maximum, np.minimum
+    where = staticmethod(np.where)
 
     @staticmethod
     def asarray(a):
@@ -111,11 +112,11 @@ class Slack:
 
     value: object
     scale: object
-    strict: bool = False
+    strict: object = False  # a bool, or a bool array (per element, see all_of)
 
     def holds(self, value=None):
         v = self.value if value is None else value
-        return v > 0 if self.strict else v >= 0
+        return np.where(self.strict, v > 0, v >= 0)
 
 
 def le(a, b, xp=F64, strict: bool = False) -> Slack:
@@ -140,6 +141,24 @@ def close(lhs, rhs, rtol: float, atol: float = 0.0, xp=F64) -> Slack:
     """Slack of the identity ``|lhs - rhs| <= rtol * max(|lhs|, |rhs|) + atol``."""
     scale = xp.maximum(xp.abs(lhs), xp.abs(rhs))
     return Slack(rtol * scale + atol - xp.abs(lhs - rhs), scale + atol)
+
+
+def all_of(*slacks: Slack, xp=F64) -> Slack:
+    """Conjunction of slacks on the same samples, strict or not: holds iff each one holds.
+
+    The value is the smallest relative slack; it is strict where that smallest one is
+    strict (at equal values, strict wins), so an exact tie fails exactly when it should.
+    """
+    out, strict = None, None
+    for s in slacks:
+        rel = s.value / xp.maximum(s.scale, 1e-300)
+        mine = np.broadcast_to(np.asarray(s.strict, bool), np.shape(rel))
+        if out is None:
+            out, strict = rel, mine
+            continue
+        take = np.asarray((rel < out) | ((rel == out) & mine), bool)
+        out, strict = xp.where(take, rel, out), np.where(take, mine, strict)
+    return Slack(out, 1.0 + 0.0 * out, strict)
 
 
 def both(*slacks: Slack, xp=F64) -> Slack:
@@ -209,8 +228,7 @@ def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = N
     scale = np.broadcast_to(np.atleast_1d(np.asarray(s.scale, dtype=float)), value.shape)
     if not np.all(np.isfinite(value)) or not np.all(np.isfinite(scale)):
         raise NonFinite(f"float64 slack is not finite: {value[~np.isfinite(value)][:3]}")
-    ok = s.holds(value)
-    ok = np.atleast_1d(ok)
+    ok = np.atleast_1d(s.holds(value))
     stats.evaluated += value.size
     amb = np.flatnonzero(np.abs(value) <= margin * np.abs(scale))
     if amb.size == 0:
@@ -225,8 +243,9 @@ def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = N
             sm = evaluate(MP(dps), pending)
             vals = np.atleast_1d(np.asarray(sm.value, dtype=object))
             scs = np.broadcast_to(np.atleast_1d(np.asarray(sm.scale, dtype=object)), vals.shape)
+            strs = np.broadcast_to(np.atleast_1d(np.asarray(sm.strict, bool)), vals.shape)
             still = []
-            for i, v, sc in zip(pending, vals, scs):
+            for i, v, sc, strict in zip(pending, vals, scs, strs):
                 if not (mpmath.isfinite(v) and mpmath.isfinite(sc)):
                     raise NonFinite(f"mpmath slack is not finite at dps={dps}: {v}")
                 sign = _sign_mp(v, sc, dps)
@@ -237,7 +256,7 @@ def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = N
                 if sign is None:
                     still.append(i)
                     continue
-                new_ok = (sign > 0) if s.strict else (sign >= 0)
+                new_ok = sign > 0 if strict else sign >= 0
                 stats.flipped += int(bool(new_ok) != bool(ok[i]))
                 ok[i] = new_ok
                 value[i] = float(v)

@@ -11,6 +11,8 @@ class Profile:
     mc_first: int  # Monte Carlo draws at the first look of the sequential test
     mc_budget: int  # Monte Carlo draws per case at most
     alpha: float  # suite-wide level of false refutations (family-wise, Bonferroni)
+    claims: int = 500  # alpha is split over max(claims, random claims loaded): verdicts do not
+    #                    depend on which files are loaded until a suite outgrows this
 
 
 PROFILES = {

@@ -46,9 +46,11 @@ def key_evidence(rec: dict) -> str:
         if path:
             parts.append(f"n <= {_fmt(path[-1]['point'])}")
     else:
-        worst = ev.get("worst")
-        if worst:
-            parts.append(f"min rel. slack {_fmt(worst['relative_slack'])}")
+        worsts = [p["worst"] for p in path if p.get("worst")] if path else [ev.get("worst")]
+        if worsts and worsts[0]:
+            parts.append(f"min rel. slack {_fmt(min(w['relative_slack'] for w in worsts))}")
+        if path:
+            parts.append(f"n <= {_fmt(path[-1]['point'])}")
     if "holds_from" in ev:
         parts.append(f"holds from n = {_fmt(ev['holds_from'])} (refuted below)")
     parts.append(f"{ev.get('cases', 0)} cases")
@@ -209,7 +211,7 @@ def write_html(out: Path, doc: dict, exps: dict | None) -> Path:
 
 
 def _figures(exp: dict) -> list[str]:
-    return exp["figures"] if "figures" in exp else [exp["figure"]]
+    return exp["figures"]
 
 
 def _path_table(kind: str, path: list[dict]) -> list[str]:
@@ -217,6 +219,11 @@ def _path_table(kind: str, path: list[dict]) -> list[str]:
         rows = ["| n | cases | implied constant C*(n) | worst case |", "| --- | --- | --- | --- |"]
         rows += [f"| {_fmt(p['point'])} | {p['cases']} | {_fmt(p['worst']['implied_constant'])} | "
                  f"{_md_escape(p['worst']['case'])[:120]} |" for p in path]
+    elif kind in ("identity", "inequality"):
+        rows = ["| n | cases | smallest relative slack | refuted here | tightest case |", "| --- | --- | --- | --- | --- |"]
+        rows += [f"| {_fmt(p['point'])} | {p['cases']} | {_fmt(p['worst']['relative_slack'])} | "
+                 f"{'yes' if p['refuted'] else 'no'} | {_md_escape(p['worst']['case'])[:120]} |"
+                 for p in path if p.get("worst")]
     else:
         rows = ["| n | cases | min pass rate | 95% CI | claimed | refuted here |", "| --- | --- | --- | --- | --- | --- |"]
         rows += [f"| {_fmt(p['point'])} | {p['cases']} | {_fmt(p['worst']['pass_rate'])} | "

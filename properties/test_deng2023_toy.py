@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 from attncheck import claim, close, ge, gt, lt
 from attncheck.models import toy
+from attncheck.models.random_signs import rademacher_group_sums
+from attncheck.strategies import m_large, m_smallest
 from attncheck.strategies.toy import hoeffding_case, toy_case
 
 LOG = "natural logarithm (the scores 4 log n become n^4 under exp)"
@@ -31,12 +33,12 @@ GROWTH = {"quick": [10, 10**2, 10**3, 10**4, 10**6, 10**9, 10**12],
 
 def signs(case, rng, size):
     """sigma ~ {-1, +1}^n, summarised by group sums (exact in distribution)."""
-    return toy.rademacher_group_sums(case.scores.k, rng, (size,))
+    return rademacher_group_sums(case.scores.k, rng, (size,))
 
 
 def sign_matrices(case, rng, size):
     """y in {-1, +1}^{n x m} with i.i.d. Rademacher entries (Definition 3.7), by group sums."""
-    return toy.rademacher_group_sums(case.scores.k, rng, (size, case.m))
+    return rademacher_group_sums(case.scores.k, rng, (size, case.m))
 
 
 # ---- Lemma 3.1 --------------------------------------------------------------------------
@@ -179,17 +181,6 @@ lemma_4_2_part_3_neg = _sign_claim("neg", -1.0, "<")
 
 
 # ---- Lemmas 5.1-5.4: the classifier F_exp / F_lin -----------------------------------------------
-
-def m_smallest(n, delta, draw):
-    """m = C log(n/delta) with C > 1 (Definition 3.7) as small as admissible: floor(log(n/delta)) + 1."""
-    return math.floor(math.log(n / delta)) + 1
-
-
-def m_large(n, delta, draw):
-    """m = ceil(C log(n/delta)) with C drawn in [2, 3]."""
-    c = draw(st.one_of(st.just(2.0), st.floats(2.0, 3.0)))
-    return math.ceil(c * math.log(n / delta))
-
 
 TAU_QUARTER = lambda n, d: st.just(0.25)  # noqa: E731
 TAU_BELOW_QUARTER = lambda n, d: st.one_of(st.just(0.25), st.floats(1e-6, 0.25))  # noqa: E731

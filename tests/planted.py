@@ -11,6 +11,7 @@ from attncheck import Slack, claim, close, ge, le, lt
 from attncheck.certify import Certificate
 from attncheck.claims import Registry
 from attncheck.models import toy
+from attncheck.models.random_signs import rademacher_group_sums
 from attncheck.strategies.toy import hoeffding_case, toy_case
 
 PLANTED = Registry()
@@ -19,7 +20,7 @@ SMALL = {"quick": [2, 3, 10, 100], "deep": [2, 3, 10, 100]}
 
 
 def _signs(case, rng, size):
-    return toy.rademacher_group_sums(case.scores.k, rng, (size,))
+    return rademacher_group_sums(case.scores.k, rng, (size,))
 
 
 @claim("planted/lemma-4.2/part-2-at-0.99", kind="probabilistic", statement="Lemma 4.2 Part 2 with 1/4 -> 0.99",
@@ -140,9 +141,16 @@ def mean_sign_claim(power: float):
 
     @claim(f"planted/mean-sign/{power}", kind="probabilistic", statement="concentration of a mean",
            source="planted", domain=lambda n: st.just(n), path={"quick": [2, 10, 1000, 10**6], "deep": [2, 10**6]},
-           sample=lambda n, rng, size: toy.rademacher_group_sums([n], rng, (size,))[:, 0],
+           sample=lambda n, rng, size: rademacher_group_sums([n], rng, (size,))[:, 0],
            probability=0.99, eventually=True, registry=reg)
     def mean_sign(n, S, xp):
         return le(xp.abs(xp.asarray(S)) / n ** power, 0.25, xp)
 
     return mean_sign
+
+
+@claim("planted/precision/undecidable", kind="inequality", statement="2^-1000 >= 0 (true; below 240 digits)",
+       source="planted", domain=st.just(1.0), registry=PLANTED)
+def undecidable(one, xp):
+    one = xp.asarray(one)
+    return Slack(one * xp.asarray(2.0) ** -1000, one)

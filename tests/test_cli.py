@@ -46,3 +46,19 @@ def test_unknown_claim_and_bad_profile_fail_clearly():
 def test_console_script_is_installed():
     res = subprocess.run(["attncheck", "--help"], capture_output=True, text=True)
     assert res.returncode == 0 and "report" in res.stdout
+
+
+def test_replay_does_not_depend_on_which_modules_are_loaded(tmp_path):
+    # Hypothesis can draw literals of loaded local modules; attncheck switches that off
+    (tmp_path / "noise.py").write_text("A = 0.7\nB = 0.099999\nC = 13.7\nD = 1e-05\nE = 'x'\n")
+    plain = tmp_path / "plain.json"
+    noisy = tmp_path / "noisy.json"
+    cid = "deng2023/lemma-4.1/part-2"
+    _cli("check", cid, "--json", str(plain))
+    code = ("import sys; sys.path.insert(0, %r); import noise; from attncheck.cli import main; "
+            "main(['check', %r, '--json', %r])" % (str(tmp_path), cid, str(noisy)))
+    subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    a, b = (json.loads(p.read_text()) for p in (plain, noisy))
+    for rec in (a, b):
+        rec["evidence"].pop("seconds")
+    assert a == b

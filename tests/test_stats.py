@@ -69,10 +69,10 @@ def test_size_a_true_claim_at_its_bound_is_rarely_refuted(p):
 
 @pytest.mark.parametrize("p", [0.5, 0.9, 0.99, 1.0])
 def test_power_a_claim_0_05_too_optimistic_is_refuted(p):
-    # default budget and the per-test level of a 50-claim suite with 12 cases and 4 looks per claim
+    # default budget and the engine's per-test level: alpha split over the claims, cases and looks
     prof = PROFILES["quick"]
     looks = len(stats.looks(prof.mc_first, prof.mc_budget))
-    alpha_test = prof.alpha / 50 / (prof.examples * looks)
+    alpha_test = prof.alpha / prof.claims / (prof.examples * looks)
     rate = _refutation_rate(p - 0.05, p, alpha_test, prof.mc_first, prof.mc_budget, 4000,
                             np.random.default_rng(2))
     assert rate >= 0.95

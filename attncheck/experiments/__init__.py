@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import deng2023_toy
+from . import deng2023_attention, deng2023_toy
 
 DESCRIPTIONS = {
     "deng2023-7.1": (
@@ -15,6 +15,12 @@ DESCRIPTIONS = {
         "n in [100, 2000] (m = log n), for m in [1, 100] at n = 1000, and (not in the paper) for the "
         "threshold tau at n = 1000. Datasets: i.i.d. uniform scores in [log n, 1.4 log n] (Definition 3.8), "
         "fresh per trial; one Rademacher network y per trial.",
+    ),
+    "deng2023-7.2": (
+        "deng2023 Section 7.2 (Figures 4 and 5): self-attention",
+        "Success ratio of E_success = [F_exp(D1) > 0, F_lin(D1) = 0, F_exp(D0) = 0, F_lin(D0) = 0] for the "
+        "Definition D.1 datasets under QK^T = I_d (Figure 4) and QK^T = 1_{d x d} (Figure 5), six sweeps each "
+        "(n, d, m, c, a0, a1) with the parameters Section 7.2 states; thin lines: each of the four events.",
     ),
 }
 
@@ -36,9 +42,14 @@ def run_all(profile: str, out_dir, seed: int = 0, progress=print) -> Path:
         "m = log n is rounded to the nearest integer (at least 1).",
         "Dashed: 1 - 2^-m, the probability that some column of y has +1 at the spike (F_exp(A1) > 0).",
     ]
-    doc = {"experiments": [{"id": "deng2023-7.1", "title": title, "description": desc,
-                            "figure": fig.as_posix(), "notes": notes, "profile": profile, "seed": seed,
-                            "data": res}]}
+    entries = [{"id": "deng2023-7.1", "title": title, "description": desc, "figures": [fig.as_posix()],
+                "notes": notes, "profile": profile, "seed": seed, "data": res}]
+    att = deng2023_attention.run(profile, rng, progress)
+    title, desc = DESCRIPTIONS["deng2023-7.2"]
+    entries.append({"id": "deng2023-7.2", "title": title, "description": desc,
+                    "figures": deng2023_attention.figure(att, out), "notes": deng2023_attention.notes(att),
+                    "profile": profile, "seed": seed, "data": att})
+    doc = {"experiments": entries}
     path = out / "experiments.json"
     path.write_text(json.dumps(doc, indent=1) + "\n")
     return path

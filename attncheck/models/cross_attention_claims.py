@@ -22,15 +22,17 @@ of group G has ``incidence(n, d)[K, G]`` ones in rows of class K; the d-2 column
 :mod:`attncheck.models.attention_structured` is exact for any X, V but keeps d-length
 rows (O(d^2)); here n and d enter only through integer counts, so d = n/2 + 1 at
 n = 10^15 costs the same as d = 2. Functions take the numeric backend ``xp`` (float64
-or mpmath) so the engine can re-evaluate close calls. f is normalised by the entry
-itself, f_{j0,j1} = 1 / sum_{j1'} g(S_{j0,j1'}, S_{j0,j1}), so equal scores give
-exactly 1/n in both backends (tight bounds such as c = t/n then tie exactly).
+or mpmath) so the engine can re-evaluate close calls. Scores are shifted by their row's
+maximum and f, c are ratios of integer-weighted sums of the same terms, so the paper's
+tight cases (f = 1/n, c = t/n, c = 1) come out exact in both backends and tie exactly.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from attncheck.models.toy import rademacher_group_sums
+from .random_signs import rademacher_group_sums
 
 QUERY_J2, QUERY_PLAIN = 0, 1
 KEY_J3, KEY_R3, KEY_REST = 0, 1, 2
@@ -75,45 +77,48 @@ def scores(n: int, a: float, xp):
     return query_rows(n, a, xp) @ KEY_GROUP_SUMS.T
 
 
-def _normalised(ratio, n: int, d: int):
-    """f[q, K] = 1 / sum_K' count_K' ratio[q, K, K'] with ratio[q, K, K'] = g(S[q,K'], S[q,K]).
-
-    In float64 only the term of row j3 (count 1) can overflow, when a log n > 709; the
-    other rows of row j2 then get f = 1/inf = 0, where the true value e^{-a log n} is
-    below float64's range anyway.
-    """
-    return 1.0 / np.sum(ratio * key_counts(n, d), axis=-1)
-
-
-def f_exp(n: int, d: int, a: float, xp):
-    """f_exp = u_exp / alpha_exp per (query class, key class) (Definition C.4); (2, 3)."""
+def _shifted(n: int, a: float, xp, softmax: bool):
+    """Unnormalised attention per (query class, key class), scaled by the row's largest score:
+    exp(S - max S) (Definition C.4) or S / max S (Definition C.1); entries of equal score are
+    exactly 1, and nothing overflows."""
     S = scores(n, a, xp)
-    with np.errstate(over="ignore"):
-        return _normalised(xp.exp(S[:, None, :] - S[:, :, None]), n, d)
+    top = np.max(S, axis=-1, keepdims=True)
+    return xp.exp(S - top) if softmax else S / top
 
 
-def f_lin(n: int, d: int, a: float, xp):
-    """f_lin = u_lin / alpha_lin per (query class, key class) (Definition C.1); (2, 3)."""
-    S = scores(n, a, xp)
-    return _normalised(S[:, None, :] / S[:, :, None], n, d)
+def _per_alpha(w, weights, n: int, d: int, xp):
+    """(w @ weights, alpha) per row with alpha = w @ key_counts, every sum taken term by term in
+    the same order: a column holding every row has numerator == alpha exactly, and rows of
+    equal scores have integer numerators over alpha = n."""
+    M = np.column_stack([weights, key_counts(n, d)])
+    sums = xp.sum(w[:, :, None] * M[None], axis=1)
+    return sums[:, :-1], sums[:, -1]
 
 
-def c_from_f(f, n: int, d: int):
-    """c_{j0,i0} = <f_{j0}, (A3 V)_{*,i0}> per (query class, column group), V = I_d (Definitions C.1, C.4)."""
-    return f @ incidence(n, d)
+def f(n: int, d: int, a: float, xp, softmax: bool):
+    """f_exp (Definition C.4) or f_lin (Definition C.1) per (query class, key class); (2, 3)."""
+    numerator, alpha = _per_alpha(_shifted(n, a, xp, softmax), np.eye(3, dtype=np.int64), n, d, xp)
+    return numerator / alpha[:, None]
 
 
-def bound_slack(f, q: int, G: int, per_entry, multiplier, n: int, d: int):
-    """(multiplier * per_entry - c[q, G], scale) in exact-cancellation form.
+class CParts(NamedTuple):
+    """c = numerator / alpha per (query class, column group); alpha per query class."""
 
-    multiplier * e - c = sum_K incidence[K, G] (e - f[q, K]) + (multiplier - ones) e with
-    ones = sum_K incidence[K, G] the number of ones in a column of G: algebraically the
-    same number, but equal entries f = e cancel exactly, so a tight bound is a tie.
-    """
-    inc = incidence(n, d)[:, G]
-    value = np.sum(inc * (per_entry - f[q]), axis=-1) + (multiplier - int(inc.sum())) * per_entry
-    c = np.sum(inc * f[q], axis=-1)
-    return value, abs(c) + abs(multiplier * per_entry)
+    numerator: object
+    alpha: object
+
+    @property
+    def c(self):
+        return self.numerator / self.alpha[:, None]
+
+
+def c_parts(n: int, d: int, a: float, xp, softmax: bool) -> CParts:
+    """c_{j0,i0} = <f_{j0}, (A3 V)_{*,i0}> (Definitions C.1, C.4, V = I_d) as numerator / alpha.
+
+    Tight cases come out exact: f = 1/n, c = t/n (exact integers over n) and c = 1 (a column
+    holding every row); inner products with signs are formed on the numerators and divided
+    once, so a rational tie such as <c, sigma> = 1/2 is exact too."""
+    return CParts(*_per_alpha(_shifted(n, a, xp, softmax), incidence(n, d), n, d, xp))
 
 
 def rows_where(n: int, j2: int, j3: int, condition) -> list[int]:
@@ -168,12 +173,18 @@ def slot_sums(d: int, rng: np.random.Generator, shape: tuple) -> np.ndarray:
     return rademacher_group_sums(slot_sizes(d), rng, shape)
 
 
-def inner(c, slot_of_r3: int, sums, xp):
+def inner(parts: CParts, slot_of_r3: int, sums, xp):
     """<c_{j0}, sigma> for every query class from slot sums: (..., 2) for sums (..., 4).
 
     ``slot_of_r3`` (1 or 2) is the slot holding column R3; the other slots are REST
     columns. Two datasets sharing sigma (Theorem 1.2) put their R3 in slots 1 and 2
-    when their j3 residues differ.
+    when their j3 residues differ. In mpmath (object arrays) each distinct sums vector is
+    evaluated once: close calls come in bulk from small n, where few vectors exist.
     """
-    c_slots = c[:, SLOT_ORDER[slot_of_r3]]
-    return xp.sum(xp.asarray(sums)[..., None, :] * c_slots, axis=-1)
+    numerator = parts.numerator[:, SLOT_ORDER[slot_of_r3]]
+    sums = np.asarray(sums)
+    if np.asarray(numerator).dtype != object:
+        return (np.asarray(sums, dtype=float) @ numerator.T) / parts.alpha
+    distinct, index = np.unique(sums.reshape(-1, sums.shape[-1]), axis=0, return_inverse=True)
+    z = xp.sum(xp.asarray(distinct)[:, None, :] * numerator, axis=-1) / parts.alpha
+    return z[index.ravel()].reshape(sums.shape[:-1] + (2,))

@@ -38,6 +38,9 @@ import numpy as np
 from ..data.attention import SelfAttentionParams
 from ..precision import F64
 
+_CHUNK = 1 << 21
+"""Largest number of group sums converted to float64 at once in top_score."""
+
 QUERIES = ("j3", "same", "own")
 KEYS = ("j3", "same", "own", "rest")
 GROUPS = ("first", "r3", "own", "rest", "last")
@@ -46,9 +49,19 @@ X_CHOICES = ("ones", "identity")
 
 @dataclass(frozen=True)
 class Grouped:
-    """A Definition D.1 dataset (A1 = A2 = A3) as query classes, key cells and column groups."""
+    """A Definition D.1 dataset (A1 = A2 = A3) as query classes, key cells and column groups.
+
+    ``rho`` fixes the residue of the ``own`` cell, class and group for the queries of
+    residue r3 (default r3 + 1 mod d-2); two datasets sharing one y use it to align
+    their column groups.
+    """
 
     params: SelfAttentionParams
+    rho: int | None = None
+
+    def __post_init__(self):
+        if self.rho is not None and not (0 <= self.rho < self.k and self.rho != self.params.j3 % self.k):
+            raise ValueError(f"rho must be a residue mod {self.k} other than j3's; got {self.rho}")
 
     @property
     def n(self) -> int:
@@ -103,7 +116,9 @@ class Grouped:
 
     def _rho(self, j0: int) -> int:
         r3 = self.params.j3 % self.k
-        return (r3 + 1) % self.k if j0 % self.k == r3 else j0 % self.k
+        if j0 % self.k != r3:
+            return j0 % self.k
+        return (r3 + 1) % self.k if self.rho is None else self.rho
 
     def query_class(self, j0: int) -> int:
         """Row of the per-class arrays holding query j0."""
@@ -149,6 +164,7 @@ class Grouped:
 
 
 def _as(xp, values):
+    """Integer counts or widths as backend values."""
     return xp.asarray(np.asarray(values, dtype=float))
 
 
@@ -214,24 +230,27 @@ def c_exp(g: Grouped, X: str, xp=F64):
     return c_from_f(g, f_exp(g, X, xp), xp)
 
 
-def sign_group_sums(widths: np.ndarray, rng: np.random.Generator, shape: tuple) -> np.ndarray:
-    """Sums of i.i.d. Rademacher signs over each column group, shape ``shape + (groups,)``.
+def aligned_pair(p0: SelfAttentionParams, p1: SelfAttentionParams):
+    """Grouped forms of two datasets of equal n, d on shared column groups, for one draw of y.
 
-    A vector y in {-1, +1}^d enters <c_{j0}, y> only through these sums (c_{j0} is
-    constant on each group); a sum over w signs is 2 Binomial(w, 1/2) - w, exact in
-    distribution.
+    Returns (g0, g1, perm): the group sums Y drawn for g0's groups serve g1 as Y[..., perm].
+    When the j3's have different residues, each dataset's ``own`` group is the other's
+    j3-residue column, so groups 1 and 2 swap; otherwise the partitions coincide.
     """
-    widths = np.asarray(widths, np.int64)
-    dtype = np.int32 if widths.max() < 2**30 else np.int64
-    out = np.empty(tuple(shape) + widths.shape, dtype)
-    for i, w in enumerate(widths):
-        draw = rng.integers(0, 2, shape) if w == 1 else rng.binomial(w, 0.5, shape)
-        out[..., i] = 2 * draw - w
-    return out
+    if (p0.n, p0.d) != (p1.n, p1.d):
+        raise ValueError("the two datasets must share n and d")
+    r0, r1 = p0.j3 % p0.k, p1.j3 % p1.k
+    if r0 == r1:
+        return Grouped(p0), Grouped(p1), None
+    g0, g1 = Grouped(p0, rho=r1), Grouped(p1, rho=r0)
+    perm = np.arange(len(g1.groups))
+    perm[[1, 2]] = [2, 1]
+    return g0, g1, perm
 
 
-def inner(c_row, Y, xp=F64):
-    """<c_{j0}, y> for one query class's c (groups,) and group sums Y (..., groups)."""
+def inner(c_row, Y):
+    """<c_{j0}, y> for one query class's c (groups,) and group sums Y (..., groups); float64
+    or mpmath as c_row is."""
     Y = np.asarray(Y)
     total = Y[..., 0] * c_row[0]
     for i in range(1, Y.shape[-1]):
@@ -239,16 +258,35 @@ def inner(c_row, Y, xp=F64):
     return total
 
 
-def top_score(c, Y, xp=F64):
-    """max over query classes j0 and columns l of <c_{j0}, y_l> for Y (draws, m, groups).
+def top_score(c, Y):
+    """max over query classes j0 and columns l of <c_{j0}, y_l> for Y (draws, m, groups), in
+    float64 or mpmath as c is.
 
     F = phi(sum_{j0} sum_l phi_tau(<c_{j0}, y_l>)) (Definitions C.2, C.6) is > 0 iff this
-    maximum exceeds tau, and = 0 otherwise (phi_tau >= 0, multiplicities >= 1). For
-    X = 1_{dxd} every query class holds equal rows, so the class representative's
-    y-column groups serve every row of the class.
+    maximum exceeds tau, and = 0 otherwise (phi_tau >= 0, multiplicities >= 1). Valid for
+    X = 1_{dxd}, where the rows of a query class are equal and c_{j0} takes one value on
+    all identity columns but the j3-residue one, so one partition of y serves every row.
     """
-    best = None
-    for q in range(c.shape[0]):
-        value = np.max(inner(c[q], Y, xp), axis=-1)
-        best = value if best is None else xp.maximum(best, value)
-    return best
+    c = np.asarray(c)
+    Y = np.asarray(Y)
+    if c.dtype != object:  # equal rows (the 'same' and 'own' classes under X = 1) counted once
+        rows = np.unique(c, axis=0).T
+        step = max(1, _CHUNK // max(1, Y[0].size))
+        return np.concatenate([np.max(np.asarray(Y[i:i + step], np.float64) @ rows, axis=(-2, -1))
+                               for i in range(0, len(Y), step)])
+    approx = np.stack([inner(c[q].astype(float), Y) for q in range(len(c))], axis=-1)
+    return _top_score_mp(c, Y, approx)
+
+
+def _top_score_mp(c, Y, approx):
+    """The maximum in mpmath, evaluating only the (column, class) pairs whose float64 value is
+    within 1e-9 of the float64 maximum, relative to the size of the terms: float64 errs by
+    ~1e-15 there, so no other pair can be the maximum."""
+    size = np.stack([inner(np.abs(c[q].astype(float)), np.abs(Y)) for q in range(len(c))], axis=-1)
+    flat, size = approx.reshape(len(Y), -1), size.reshape(len(Y), -1)
+    near = flat >= flat.max(axis=1, keepdims=True) - 1e-9 * size.max(axis=1, keepdims=True)
+    classes = len(c)
+    out = np.empty(len(Y), dtype=object)
+    for i in range(len(Y)):
+        out[i] = max(inner(c[j % classes], Y[i, j // classes]) for j in np.flatnonzero(near[i]))
+    return out

@@ -2,8 +2,8 @@
 
 Dense forms follow Definitions 3.2-3.6 literally on (A, x). Structured forms take the
 score vector Ax as :class:`GroupedScores` (distinct values with multiplicities), so a
-dataset of any n costs O(#groups): a sum over a group of i.i.d. Rademacher signs is
-``2 * Binomial(k, 1/2) - k``, exact in distribution.
+dataset of any n costs O(#groups): signs enter through their group sums
+(:mod:`attncheck.models.random_signs`).
 
 All functions take a backend ``xp`` (:mod:`attncheck.precision`) so the same code runs
 in float64 and in mpmath.
@@ -119,15 +119,6 @@ def f_exp_grouped(s: GroupedScores, xp=F64):
     """f_exp per group: exp(z_g - log sum_g k_g exp(z_g)) (Definition 3.3, log domain)."""
     z = xp.asarray(s.z)
     return xp.exp(z - xp.logsumexp(z + xp.log(xp.asarray(s.k))))
-
-
-def rademacher_group_sums(k: np.ndarray, rng: np.random.Generator, shape: tuple) -> np.ndarray:
-    """Sums of k[g] i.i.d. Rademacher signs, independently for every leading index.
-
-    Returns integers of shape ``shape + (len(k),)``: 2 * Binomial(k, 1/2) - k.
-    """
-    k = np.asarray(k, np.int64)
-    return 2 * rng.binomial(k, 0.5, size=tuple(shape) + k.shape) - k
 
 
 def grouped_inner(f_g, S, xp=F64):

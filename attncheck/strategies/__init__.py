@@ -7,6 +7,8 @@ helpers live here; one module per paper topic holds the rest.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from hypothesis import strategies as st
 
@@ -31,3 +33,14 @@ def partition(m: int, parts: int):
 def delta(lo: float = 0.01, hi: float = 0.1):
     """delta in [lo, hi) (the papers' delta in (0, 0.1); see each claim's interpretation)."""
     return in_interval(lo, hi, exclude_hi=True)
+
+
+def m_smallest(n: int, delta: float, draw=None) -> int:
+    """deng2023 Definition 3.7, m = C log(n/delta) with C > 1 as small as admissible:
+    floor(log(n/delta)) + 1 (the most lenient width for an "F = 0" claim)."""
+    return math.floor(math.log(n / delta)) + 1
+
+
+def m_large(n: int, delta: float, draw) -> int:
+    """m = ceil(C log(n/delta)) with C drawn in [2, 3] (a lenient width for an "F > 0" claim)."""
+    return math.ceil(draw(in_interval(2.0, 3.0)) * math.log(n / delta))

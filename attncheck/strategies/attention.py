@@ -164,30 +164,34 @@ def a_values(lo: float, hi: float = 100.0, *, exclude_lo: bool = False):
     return st.one_of(st.sampled_from(picks), inner) if picks else inner
 
 
-def bc_values(bc: str, b_lo: float = 0.1, b_hi: float | None = None, *, exclude: bool = False):
-    """(b, c) with b + c = 1 ("sum") or b^2 + c^2 = 1 ("sum_of_squares"), b in [b_lo, b_hi]
-    (open if ``exclude``). Default b_hi keeps c >= 0.1 (Definition D.1's bound)."""
+def bc_values(bc: str, b_lo: float = 0.1, b_hi: float | None = None, *, exclude_lo: bool = False,
+              exclude_hi: bool = False):
+    """(b, c) with b + c = 1 ("sum") or b^2 + c^2 = 1 ("sum_of_squares"), b in [b_lo, b_hi] (ends
+    excluded on request). The default b_hi keeps c >= 0.1 (Definition D.1's bound)."""
+    hi = b_hi if b_hi is not None else (0.9 if bc == "sum" else math.sqrt(0.99))
+    b = in_interval(b_lo, hi, exclude_lo=exclude_lo, exclude_hi=exclude_hi)
     if bc == "sum":
-        hi = 0.9 if b_hi is None else b_hi
-        return in_interval(b_lo, hi, exclude_lo=exclude, exclude_hi=exclude).map(lambda b: (b, 1.0 - b))
-    hi = math.sqrt(0.99) if b_hi is None else b_hi
-    return in_interval(b_lo, hi, exclude_lo=exclude, exclude_hi=exclude).map(lambda b: (b, math.sqrt(1.0 - b * b)))
+        return b.map(lambda v: (v, max(1.0 - v, 0.1)))
+    return b.map(lambda v: (v, math.sqrt(1.0 - v * v)))
 
 
 def _j3(n: int, k: int):
-    """First row, last row, the first row of another residue, anywhere."""
-    return st.one_of(st.sampled_from(sorted({0, n - 1, min(1, n - 1), k % n})), st.integers(0, n - 1))
+    """The first row, the second row (another residue), row d - 2 (j3's residue again), the last row, anywhere."""
+    return st.one_of(st.sampled_from(sorted(j for j in {0, 1, k, n - 1} if j < n)), st.integers(0, n - 1))
 
 
 @st.composite
-def self_attention_case(draw, a, bc: str, X: str, n_max: int, k_max: int = 40, b_range=(0.1, None)) -> SelfAttentionCase:
-    """A D1 dataset with n = (d-2) t <= n_max, d - 2 in [1, k_max] (d = 3, 4 included),
-    t = 1, the largest t and anything between; j3 anywhere."""
-    k = draw(st.one_of(st.sampled_from([1, 2, min(10, k_max), k_max]), st.integers(1, k_max)))
-    t_max = max(n_max // k, 2)
-    t = draw(st.one_of(st.sampled_from([1 if k > 1 else 2, t_max]), st.integers(1 if k > 1 else 2, t_max)))
+def self_attention_case(draw, a, bc: str, X: str, n_max: int, k_min: int = 1, k_max: int = 40) -> SelfAttentionCase:
+    """A D1 dataset with n = (d-2) t <= n_max, d - 2 in [k_min, k_max] (d = 3, 4 included), t = 1,
+    the largest t and anything between; j3 anywhere; (b, c) from :func:`bc_values`."""
+    top = min(k_max, n_max // 2)
+    k = draw(st.one_of(st.sampled_from(sorted({k_min, min(k_min + 1, top), min(10, top), top})),
+                       st.integers(k_min, top)))
+    t_lo = 1 if k > 1 else 2
+    t_max = max(n_max // k, t_lo)
+    t = draw(st.one_of(st.sampled_from([t_lo, t_max]), st.integers(t_lo, t_max)))
     n = k * t
-    b, c = draw(bc_values(bc, *b_range))
+    b, c = draw(bc_values(bc))
     return SelfAttentionCase(n, k + 2, draw(a), b, c, draw(_j3(n, k)), bc, X)
 
 
@@ -195,8 +199,9 @@ def self_attention_case(draw, a, bc: str, X: str, n_max: int, k_max: int = 40, b
 def scaled_case(draw, N: int, a, b_range, j0=("j3",), with_delta: bool = False) -> SelfAttentionCase:
     """A Section E dataset (b^2 + c^2 = 1, X = I_d) at scale N with d - 2 ~ N^gamma,
     gamma in (2 b^2 + 0.02, 1]: t = max(2, round(N^(1 - gamma))), d - 2 = N // t, n = (d-2) t <= N,
-    so (d-2) | n, d <= n, d = omega(n^{2b^2 + 0.02}) and t sqrt(d) = o(n^{1 - b^2 - 0.01})."""
-    b, c = draw(bc_values("sum_of_squares", *b_range, exclude=True))
+    so (d-2) | n, d <= n, d = omega(n^{2b^2 + 0.02}) and t sqrt(d) = o(n^{1 - b^2 - 0.01}).
+    b in [b_lo, b_hi) ((b_lo, b_hi) if b_lo = 0); j3 = n - 1 (every position is equivalent on the orbits)."""
+    b, c = draw(bc_values("sum_of_squares", *b_range, exclude_lo=b_range[0] == 0.0, exclude_hi=True))
     gamma = draw(in_interval(2 * b * b + 0.02, 1.0, exclude_lo=True))
     t = max(2, round(N ** (1.0 - gamma)))
     k = max(1, N // t)

@@ -101,53 +101,46 @@ def special_indices(draw, n: int) -> tuple[int, int]:
     return j2, j3
 
 
-def widths(n: int, beta):
-    """d-1: any divisor of n (d = 2 and t = 1 included) if beta is None, else the divisor
-    nearest n^beta with beta drawn from ``beta`` (a strategy), d <= n."""
+def widths(n: int, beta, min_d: int = 2, max_d: int | None = None):
+    """d-1: any divisor of n with min_d <= d <= max_d (smallest and largest included) if beta
+    is None, else the divisor nearest n^beta with beta drawn from ``beta`` (a strategy), d <= n."""
     if beta is None:
-        return st.one_of(st.sampled_from([1, n]), st.sampled_from(divisors(n)))
+        ks = [k for k in divisors(n) if k + 1 >= min_d and (max_d is None or k + 1 <= max_d)]
+        return st.one_of(st.sampled_from([ks[0], ks[-1]]), st.sampled_from(ks))
     return beta.map(lambda b: width_near(n, b))
 
 
-@st.composite
-def cross_case(draw, n: int, label: int, *, beta=None, row=None, a1_max: float = 1000.0,
-               m_rule=None) -> CrossCase:
-    """A :class:`CrossCase` of Definition F.1 at size n.
-
-    beta: strategy of exponents, d-1 = divisor of n nearest n^beta (scaling paths); None:
-    every divisor. row: condition on j0 (per-row claims). m_rule(n, delta, draw) -> m;
-    with m_rule, delta is drawn in [0.01, 0.1).
-    """
-    k = draw(widths(n, beta))
+def _dataset(draw, n: int, width: int, label: int, a1_max: float) -> CrossCase:
+    """A validated :class:`CrossCase` with d = width + 1 and drawn a0, a1, j2, j3."""
     j2, j3 = draw(special_indices(n))
-    case = CrossCase(n, k + 1, label, draw(a0_values()), draw(a1_values(a1_max)), j2, j3)
-    if row is not None:
-        case = replace(case, j0=draw(st.sampled_from(rows_where(n, j2, j3, row))))
-    if m_rule is not None:
-        d = draw(delta_strategy())
-        case = replace(case, delta=d, m=m_rule(n, d, draw))
+    case = CrossCase(n, width + 1, label, draw(a0_values()), draw(a1_values(a1_max)), j2, j3)
     case.params()
     return case
 
 
 @st.composite
+def cross_case(draw, n: int, label: int, *, beta=None, min_d: int = 2, max_d: int | None = None, row=None,
+               a1_max: float = 1000.0, m_rule=None) -> CrossCase:
+    """A :class:`CrossCase` of Definition F.1 at size n.
+
+    beta: strategy of exponents, d-1 = divisor of n nearest n^beta (scaling paths); None:
+    every divisor (min_d <= d <= max_d). row: condition on j0 (per-row claims). m_rule(n, delta,
+    draw) -> m; with m_rule, delta is drawn in [0.01, 0.1).
+    """
+    case = _dataset(draw, n, draw(widths(n, beta, min_d, max_d)), label, a1_max)
+    if row is not None:
+        case = replace(case, j0=draw(st.sampled_from(rows_where(n, case.j2, case.j3, row))))
+    if m_rule is not None:
+        d = draw(delta_strategy())
+        case = replace(case, delta=d, m=m_rule(n, d, draw))
+    return case
+
+
+@st.composite
 def pair_case(draw, n: int, *, beta, a1_max: float, m_rule) -> PairCase:
-    """Theorem 1.2: D0 and D1 datasets with their own j2, j3 and a shared network."""
-    k = draw(widths(n, beta))
-    cases = []
-    for label in (0, 1):
-        j2, j3 = draw(special_indices(n))
-        cases.append(CrossCase(n, k + 1, label, draw(a0_values()), draw(a1_values(a1_max)), j2, j3))
-        cases[-1].params()
+    """Theorem 1.2: D0 and D1 datasets with their own a0, a1, j2, j3 and a shared network."""
+    width = draw(widths(n, beta))
+    d0, d1 = (_dataset(draw, n, width, label, a1_max) for label in (0, 1))
     d = draw(delta_strategy())
-    return PairCase(cases[0], cases[1], d, m_rule(n, d, draw))
+    return PairCase(d0, d1, d, m_rule(n, d, draw))
 
-
-def m_smallest(n: int, delta: float, draw) -> int:
-    """m = C log(n/delta) with C > 1 as small as admissible: floor(log(n/delta)) + 1."""
-    return math.floor(math.log(n / delta)) + 1
-
-
-def m_large(n: int, delta: float, draw) -> int:
-    """m = ceil(C log(n/delta)) with C drawn in [2, 3]."""
-    return math.ceil(draw(in_interval(2.0, 3.0)) * math.log(n / delta))

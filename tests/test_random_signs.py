@@ -1,0 +1,31 @@
+"""The shared sampler of Rademacher group sums."""
+import math
+
+import numpy as np
+import pytest
+
+from attncheck.models.random_signs import rademacher_group_sums
+
+
+def test_group_sums_have_the_rademacher_law():
+    rng = np.random.default_rng(0)
+    widths = np.array([1, 1, 3, 62, 63, 10**6, 10**12, 0])
+    Y = rademacher_group_sums(widths, rng, (200_000,))
+    assert Y.shape == (200_000, 8) and Y.dtype == np.int64
+    for i, w in enumerate(widths[:-1]):
+        assert np.all((Y[:, i] - w) % 2 == 0) and np.abs(Y[:, i]).max() <= w
+        assert Y[:, i].mean() == pytest.approx(0, abs=5 * math.sqrt(w / 200_000))
+        assert Y[:, i].var() == pytest.approx(w, rel=0.02)
+    assert set(np.unique(Y[:, 2])) == {-3, -1, 1, 3}
+    assert not Y[:, -1].any()  # an empty group sums to 0
+
+
+def test_leading_shape_and_independence():
+    Y = rademacher_group_sums([1, 5], np.random.default_rng(1), (4000, 3))
+    assert Y.shape == (4000, 3, 2)
+    assert abs(np.corrcoef(Y[:, 0, 1], Y[:, 1, 1])[0, 1]) < 0.05
+
+
+def test_bad_group_sizes_are_rejected():
+    with pytest.raises(ValueError, match="integers >= 0"):
+        rademacher_group_sums([-1], np.random.default_rng(0), (2,))
