@@ -23,6 +23,7 @@ import numpy as np
 
 from attncheck import F64, Erratum, Slack, claim, close, ge, le, lt
 from attncheck.models import attention as dense
+from attncheck.models.class_model import c_exp, log_f_exp, log_u_exp
 from attncheck.models.random_signs import rademacher_group_sums
 from attncheck.strategies.attention import (FIRST, OWN, REST, a_values, attention_inputs, scaled_case,
                                             self_attention_case)
@@ -49,27 +50,6 @@ SIZES = {"quick": [10, 10**2, 10**4, 10**6, 10**9, 10**12],
          "deep": [10, 10**2, 10**3, 10**4, 10**6, 10**9, 10**12, 10**15]}
 SCALED = {"quick": [10, 10**2, 10**4, 10**6, 10**8, 10**10, 10**12],
           "deep": [10, 10**2, 10**3, 10**4, 10**6, 10**8, 10**10, 10**12, 10**15, 10**18]}
-
-
-# ---- class-level evaluators (Definitions C.4, Claim C.5) through the backend xp --------------------
-
-def log_u_exp(model, X, xp):
-    """log u_exp per (query class, key class): log n * (unit query row) X (unit key row)^T."""
-    L = xp.log(xp.asarray(float(model.n)))
-    return L * (xp.asarray(model.queries) @ xp.asarray(X) @ xp.asarray(model.keys).T)
-
-
-def log_f_exp(model, X, xp):
-    """log f_exp per (query class, key class), key classes weighted by their counts."""
-    S = log_u_exp(model, X, xp)
-    return S - xp.logsumexp(S + xp.log(xp.asarray(model.key_counts)), axis=-1)[:, None]
-
-
-def c_exp(model, X, xp):
-    """c_exp per query class and dataset column: <f_exp_{j0}, (A3 V)_{i0}> with A3 = A1, V = I_d."""
-    s = xp.sqrt(xp.log(xp.asarray(float(model.n))))
-    weights = xp.exp(log_f_exp(model, X, xp)) * xp.asarray(model.key_counts)
-    return (weights @ (xp.asarray(model.keys) * s)) / xp.asarray(np.maximum(model.column_counts, 1))
 
 
 def _x(case, model):

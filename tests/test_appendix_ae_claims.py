@@ -18,6 +18,7 @@ from attncheck.cli import load
 from attncheck.claims import REGISTRY, Verdict
 from attncheck.models import attention as dense
 from attncheck.models import attention_structured as structured
+from attncheck.models import class_model
 from attncheck.strategies.attention import (SelfAttentionCase, a_values, attention_inputs, scaled_case,
                                             self_attention_case)
 
@@ -40,17 +41,17 @@ SMALL = [case(2, 3), case(6, 3, j3=5), case(8, 4, j3=3), case(12, 5, a=1.0, b=0.
 @pytest.mark.parametrize("c", SMALL, ids=repr)
 def test_class_view_equals_structured_model(c):
     data, X, model = c.params().compressed(), c.x_matrix(c.d), c.classes()
-    np.testing.assert_allclose(ae.log_u_exp(model, X, F64), structured.log_u_exp(data, X), rtol=1e-13)
-    np.testing.assert_allclose(ae.log_f_exp(model, X, F64), structured.log_f_exp(data, X), rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(ae.c_exp(model, X, F64), structured.c_exp(data, X, np.eye(c.d)), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(class_model.log_u_exp(model, X, F64), structured.log_u_exp(data, X), rtol=1e-13)
+    np.testing.assert_allclose(class_model.log_f_exp(model, X, F64), structured.log_f_exp(data, X), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(class_model.c_exp(model, X, F64), structured.c_exp(data, X, np.eye(c.d)), rtol=1e-12, atol=1e-15)
 
 
 @pytest.mark.parametrize("c", SMALL[:4], ids=repr)
 def test_mpmath_path_agrees_with_float64(c):
     model, X = c.classes(), c.x_matrix(c.d)
     with mpmath.workdps(40):
-        high = MP(40).to_float(ae.c_exp(model, X, MP(40)))
-    np.testing.assert_allclose(high, ae.c_exp(model, X, F64), rtol=1e-13, atol=1e-15)
+        high = MP(40).to_float(class_model.c_exp(model, X, MP(40)))
+    np.testing.assert_allclose(high, class_model.c_exp(model, X, F64), rtol=1e-13, atol=1e-15)
 
 
 # ---- orbit view vs dense, every position of j3 -------------------------------------------------------
@@ -80,7 +81,7 @@ def test_orbit_inner_products_equal_dense_for_every_j3_and_row(n, d, X):
         c = case(n, d, a=1.3, b=0.4, j3=j3, X=X)
         A1, A2, A3 = c.params().dense()
         full = dense.c_exp_matrix(A1, A2, A3, c.x_matrix(d), np.eye(d))
-        orbit = ae.c_exp(c.orbits(), c.x_matrix(5), F64)
+        orbit = class_model.c_exp(c.orbits(), c.x_matrix(5), F64)
         sigma = rng.choice([-1.0, 1.0], size=d)
         for j0 in range(n):
             sums = group_sums(c, sigma, other_residue(c, j0) if c.k >= 2 else c.j3 % c.k)
@@ -92,7 +93,7 @@ def test_class_view_is_the_same_for_every_j3(n, d):
     """With (d-2) | n every position of j3 gives the same multiset of values (what the orbit view assumes)."""
     def signature(c):
         model = c.classes()
-        c_rows = ae.c_exp(model, c.x_matrix(d), F64)
+        c_rows = class_model.c_exp(model, c.x_matrix(d), F64)
         per_row = np.repeat(np.sort(c_rows, axis=1), model.query_counts, axis=0)
         return np.round(per_row[np.lexsort(per_row.T[::-1])], 12)
     first = signature(case(n, d, j3=0))
@@ -160,7 +161,7 @@ def test_lemma_e2_parts_4_5_fail_with_ones_and_hold_with_identity(check, bc, b):
 
 def test_lemma_e1_part_1a_exponent():
     c = case(2, 3, a=1.2, b=0.1)
-    log_u = ae.log_u_exp(c.classes(), np.eye(3), F64)[0, 0]
+    log_u = class_model.log_u_exp(c.classes(), np.eye(3), F64)[0, 0]
     assert log_u == pytest.approx(2.44 * math.log(2), rel=1e-14)
     assert log_u != pytest.approx((1 + 1.2) ** 2 * math.log(2), rel=0.1)
 

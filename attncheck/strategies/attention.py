@@ -25,6 +25,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from ..data.attention import SelfAttentionParams
+from ..models.class_model import ClassModel
 from . import delta, in_interval
 
 # column roles of the orbit view
@@ -69,26 +70,6 @@ def attention_inputs(draw, a_bound: float, qk_bound: float, max_n: int = 5, max_
     Q, K = (draw(_matrix(d, d, qk_bound)) for _ in range(2))
     y = np.asarray(draw(st.lists(st.sampled_from([-1.0, 1.0]), min_size=d * m, max_size=d * m))).reshape(d, m)
     return AttentionInputs(A1, A2, A3, Q, K, draw(_matrix(d, d, 1.0)), y, draw(in_interval(-1.0, 1.0)))
-
-
-@dataclass(frozen=True)
-class ClassModel:
-    """Distinct rows of A1 (queries) and A2 = A3 (keys) at unit scale, with multiplicities.
-
-    ``column_counts[i]`` is how many columns of the dataset column i stands for (1 in the
-    compressed view; 0, 1 or d - 4 in the orbit view). ``r3`` is the column of j3's
-    residue and ``identity`` the columns of the stacked identities. Query and key class 0
-    is the row j3.
-    """
-
-    queries: np.ndarray
-    query_counts: np.ndarray
-    keys: np.ndarray
-    key_counts: np.ndarray
-    column_counts: np.ndarray
-    r3: int
-    identity: np.ndarray
-    n: int
 
 
 @dataclass(frozen=True)
