@@ -174,7 +174,9 @@ def _run_point_random(claim: Claim, prof: Profile, seed: int, point, alpha_test:
         info = {"claimed": p, "pass_rate": rate, "successes": k, "draws": drawn, "ci95": [lo, hi],
                 "decision_bounds": [decision.lower, decision.upper], "case": _short(case),
                 "rng": f"case_rng(seed={seed}, claim_id={claim.id!r}, case)"}
-        if pt.worst is None or gap < pt.worst["gap"]:
+        # a case whose claimed probability is 0 claims nothing: it is the worst case only if all are
+        rank = (p == 0.0, gap)
+        if pt.worst is None or rank < (pt.worst["claimed"] == 0.0, pt.worst["gap"]):
             pt.worst = dict(info, gap=gap)
         if decision.state == "refute":
             raise _Violation(dict(info, case=_short(case, 4000)))
