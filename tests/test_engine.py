@@ -4,10 +4,9 @@ import pytest
 from attncheck import F64
 from attncheck.engine import run
 from attncheck.precision import DEFAULT_MARGIN
-from planted import PLANTED, bernoulli_claim, mean_sign_claim
+from planted import PLANTED, bernoulli_claim, lemma_4_1_part_2, mean_sign_claim
 
-FALSE = ["planted/lemma-4.2/part-2-at-0.99", "planted/lemma-3.1/doubled", "planted/lemma-4.1/part-2-at-n0.5",
-         "planted/softmax/scale", "planted/square/ge-identity", "planted/precision/hidden"]
+FALSE = ["planted/lemma-4.2/part-2-at-0.99", "planted/lemma-3.1/doubled", "planted/softmax/scale", "planted/square/ge-identity", "planted/precision/hidden"]
 TRUE = ["planted/softmax/shift", "planted/precision/tie"]
 
 
@@ -37,9 +36,11 @@ def test_lemma_4_2_part_2_counterexample_is_at_small_n():
     assert "attncheck check planted/lemma-4.2/part-2-at-0.99" in rec["evidence"]["replay"]
 
 
-def test_asymptotic_refutation_reports_growth():
-    ev = run(PLANTED.get("planted/lemma-4.1/part-2-at-n0.5"), "quick", seed=0)["evidence"]
-    assert ev["growth_exponent_ci95"][0] > 0
+def test_asymptotic_claims_are_judged_on_the_growth_of_the_implied_constant():
+    false = run(lemma_4_1_part_2(0.5), "quick", seed=0)
+    assert false["verdict"] == "REFUTED" and false["evidence"]["growth_exponent_ci95"][0] > 0
+    true = run(lemma_4_1_part_2(0.1), "quick", seed=0)
+    assert true["verdict"] == "HOLDS" and true["evidence"]["growth_exponent_ci95"][1] < 0
 
 
 def test_shrinking_gives_a_minimal_counterexample():
