@@ -161,3 +161,16 @@ def mean_sign_claim(power: float):
 def undecidable(one, xp):
     one = xp.asarray(one)
     return Slack(one * xp.asarray(2.0) ** -1000, one)
+
+
+def log_growth_claim():
+    """log n <= n on a scaling path (true): a deterministic claim with a path."""
+    reg = Registry()
+
+    @claim("planted/path/log-le-n", kind="inequality", statement="log n <= n", source="planted",
+           domain=lambda n: st.just(n), path={"quick": [1, 10, 10**6], "deep": [1, 10**9]}, registry=reg)
+    def log_le_n(n, xp):
+        n = xp.asarray(float(n))
+        return le(xp.log(n), n, xp)
+
+    return log_le_n
