@@ -10,7 +10,7 @@ re-evaluated at rising precision until the sign is decided (:func:`escalate`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import mpmath
@@ -163,7 +163,7 @@ def all_of(*slacks: Slack, xp=F64) -> Slack:
 
 def both(*slacks: Slack, xp=F64) -> Slack:
     """Conjunction of non-strict slacks on the same samples: the smallest relative slack."""
-    if any(s.strict for s in slacks):
+    if any(np.any(s.strict) for s in slacks):
         raise ValueError("both() combines non-strict slacks only")
     rel = [s.value / xp.maximum(s.scale, 1e-300) for s in slacks]
     out = rel[0]
@@ -184,14 +184,7 @@ class Escalation:
     escalated: int = 0
     undecided: int = 0
     max_dps: int = 0
-    flipped: int = field(default=0)  # mpmath sign disagreed with float64
-
-    def merge(self, other: "Escalation") -> None:
-        self.evaluated += other.evaluated
-        self.escalated += other.escalated
-        self.undecided += other.undecided
-        self.flipped += other.flipped
-        self.max_dps = max(self.max_dps, other.max_dps)
+    flipped: int = 0  # mpmath sign disagreed with float64
 
 
 class Decided(NamedTuple):

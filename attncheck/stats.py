@@ -49,23 +49,6 @@ def clopper_pearson(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
     return cp_lower(k, n, alpha / 2), cp_upper(k, n, alpha / 2)
 
 
-def pvalue(k: int, n: int, p: float, relation: str) -> float:
-    """Exact p-value of H0 "Pr[success] {relation} p" after k successes in n trials.
-
-    ``>=``: small when k is too small (P[Bin(n, p) <= k]); ``==``: two-sided, twice
-    the smaller tail (capped at 1).
-    """
-    _check_counts(k, n)
-    check_probability(p)
-    lower = float(_st.binom.cdf(k, n, p))
-    if relation == ">=":
-        return lower
-    if relation == "==":
-        upper = float(_st.binom.sf(k - 1, n, p))
-        return min(1.0, 2.0 * min(lower, upper))
-    raise ValueError(f"relation must be '>=' or '==', got {relation!r}")
-
-
 @dataclass(frozen=True)
 class Decision:
     """Outcome of one look of the sequential test."""
