@@ -2,12 +2,14 @@
 
 Public API for writing claims (see README, "Writing your own claims")::
 
-    from attncheck import claim, Erratum, le, ge, lt, gt, close, all_of
+    from attncheck import claim, Erratum, Space, Real, Int, Choice, le, ge, lt, gt, close, all_of
 """
-from .claims import REGISTRY, Claim, Erratum, Kind, Verdict, claim
+from .claims import REGISTRY, Claim, Cost, Erratum, Kind, Verdict, claim
+from .space import Choice, Int, Real, Space
 from .precision import F64, MP, Slack, all_of, both, close, ge, gt, le, lt
 
 __version__ = "0.1.0"
 
-__all__ = ["REGISTRY", "Claim", "Erratum", "Kind", "Verdict", "claim", "F64", "MP", "Slack",
+__all__ = ["REGISTRY", "Claim", "Cost", "Erratum", "Kind", "Verdict", "claim", "Choice", "Int", "Real", "Space",
+           "F64", "MP", "Slack",
            "all_of", "both", "close", "ge", "gt", "le", "lt", "__version__"]

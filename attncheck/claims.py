@@ -13,6 +13,7 @@ from typing import Any, Callable
 from hypothesis.strategies import SearchStrategy
 
 from .certify import Certificate
+from .space import Space
 from .stats import check_probability
 
 ID_PATTERN = re.compile(r"^[a-z0-9]+/[a-z0-9][a-z0-9.\-]*/[a-z0-9][a-z0-9.\-]*$")
@@ -38,6 +39,21 @@ class Kind(str, Enum):
     @property
     def random(self) -> bool:
         return self in (Kind.PROBABILISTIC, Kind.ASYMPTOTIC)
+
+
+class Cost(str, Enum):
+    """How expensive one evaluation is; the profile turns (kind, cost) into a budget.
+
+    - CHEAP: microseconds to a millisecond (closed forms, grouped evaluators);
+    - NORMAL: up to tens of milliseconds (small dense models, short solves);
+    - EXPENSIVE: more (training loops, gradient ascent, large solves).
+
+    A declared class, never a measured time, so a seed gives the same cases anywhere.
+    """
+
+    CHEAP = "cheap"
+    NORMAL = "normal"
+    EXPENSIVE = "expensive"
 
 
 class Verdict(str, Enum):
@@ -83,6 +99,8 @@ class Claim:
     erratum: Erratum | None = None
     eventually: bool = False  # "for all sufficiently large n": judged at the end of the path
     certify: Certificate | None = None  # interval proof on a box (deterministic kinds)
+    space: Space | Callable | None = None  # declared parameters (or point -> Space) for corners and the optimizer
+    cost: Cost = Cost.NORMAL
 
     @property
     def paper(self) -> str:
@@ -110,7 +128,15 @@ class Claim:
         return check_probability(value, f"claim {self.id}: probability")
 
     def strategy(self, point):
+        if self.domain is None:
+            return self.space_at(point).strategy()
         return self.domain(point) if self.path is not None else self.domain
+
+    def space_at(self, point) -> Space | None:
+        """The declared parameter space at a path point (None when not declared)."""
+        if self.space is None:
+            return None
+        return self.space(point) if self.path is not None and callable(self.space) else self.space
 
     def __repr__(self) -> str:
         return f"Claim({self.id!r}, {self.kind.value})"
@@ -119,12 +145,18 @@ class Claim:
 def _validate(c: Claim) -> None:
     if not ID_PATTERN.match(c.id):
         raise ValueError(f"claim id {c.id!r} must look like '<paper>/<label>/<part>' in lower case")
-    if c.domain is None:
-        raise ValueError(f"claim {c.id}: a domain (Hypothesis strategy) is required")
-    if c.path is not None and not callable(c.domain):
-        raise ValueError(f"claim {c.id}: with a scaling path, domain must be a callable point -> strategy")
-    if c.path is None and not isinstance(c.domain, SearchStrategy):
-        raise ValueError(f"claim {c.id}: without a scaling path, domain must be a Hypothesis strategy")
+    if c.domain is None and c.space is None:
+        raise ValueError(f"claim {c.id}: a domain (Hypothesis strategy) or a space (attncheck.Space) is required")
+    if c.domain is not None:
+        if c.path is not None and not callable(c.domain):
+            raise ValueError(f"claim {c.id}: with a scaling path, domain must be a callable point -> strategy")
+        if c.path is None and not isinstance(c.domain, SearchStrategy):
+            raise ValueError(f"claim {c.id}: without a scaling path, domain must be a Hypothesis strategy")
+    if c.space is not None:
+        if c.path is None and not isinstance(c.space, Space):
+            raise ValueError(f"claim {c.id}: without a scaling path, space must be an attncheck.Space")
+        if c.path is not None and not (isinstance(c.space, Space) or callable(c.space)):
+            raise ValueError(f"claim {c.id}: space must be a Space or a callable point -> Space")
     if c.kind.random:
         if c.sample is None:
             raise ValueError(f"claim {c.id}: {c.kind.value} claims need sample(case, rng, size)")
@@ -197,12 +229,16 @@ def claim(
     erratum: Erratum | None = None,
     eventually: bool = False,
     certify: Certificate | None = None,
+    space: Space | Callable | None = None,
+    cost: str | Cost = Cost.NORMAL,
     registry: Registry | None = None,
 ):
     """Decorator turning an evaluator into a registered :class:`Claim`.
 
     The decorated name becomes the Claim object, which pytest (through the attncheck
-    plugin) collects as one test item.
+    plugin) collects as one test item. ``domain`` is a Hypothesis strategy of cases;
+    ``space`` declares named parameters with ranges (corners, optimizer), and stands in
+    for ``domain`` when that is omitted. ``cost`` sets the search budget (see :class:`Cost`).
     """
 
     def wrap(evaluate: Callable) -> Claim:
@@ -210,7 +246,7 @@ def claim(
             id=id, kind=Kind(kind), statement=statement, source=source, evaluate=evaluate,
             domain=domain, sample=sample, probability=probability, relation=relation,
             path=path, interpretation=dict(interpretation or {}), margin=margin, erratum=erratum,
-            eventually=eventually, certify=certify,
+            eventually=eventually, certify=certify, space=space, cost=Cost(cost),
         )
         _validate(c)
         return (REGISTRY if registry is None else registry).add(c)

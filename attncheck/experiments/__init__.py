@@ -25,10 +25,8 @@ DESCRIPTIONS = {
 }
 
 
-def run_all(profile: str, out_dir, seed: int = 0, progress=print) -> Path:
-    """Run every experiment, write figures and experiments.json; return the JSON path."""
-    out = Path(out_dir)
-    (out / "figures").mkdir(parents=True, exist_ok=True)
+def _deng2023(profile: str, out: Path, seed: int, progress) -> list[dict]:
+    """deng2023 Section 7: Figures 3, 4 and 5."""
     rng = np.random.default_rng(np.random.SeedSequence([seed, 71]))
     res = deng2023_toy.run(profile, rng, progress)
     fig = Path("figures") / "deng2023_figure3.png"
@@ -49,6 +47,20 @@ def run_all(profile: str, out_dir, seed: int = 0, progress=print) -> Path:
     entries.append({"id": "deng2023-7.2", "title": title, "description": desc,
                     "figures": deng2023_attention.figure(att, out), "notes": deng2023_attention.notes(att),
                     "profile": profile, "seed": seed, "data": att})
+    return entries
+
+
+#: one runner per paper: (profile, out_dir, seed, progress) -> experiment entries, each
+#: {"id", "title", "description", "figures" (paths relative to out_dir), "notes",
+#:  "profile", "seed", "data"}; a runner seeds its own generator from ``seed``.
+RUNNERS = [_deng2023]
+
+
+def run_all(profile: str, out_dir, seed: int = 0, progress=print) -> Path:
+    """Run every experiment, write figures and experiments.json; return the JSON path."""
+    out = Path(out_dir)
+    (out / "figures").mkdir(parents=True, exist_ok=True)
+    entries = [e for runner in RUNNERS for e in runner(profile, out, seed, progress)]
     doc = {"experiments": entries}
     path = out / "experiments.json"
     path.write_text(json.dumps(doc, indent=1) + "\n")
