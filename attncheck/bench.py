@@ -4,7 +4,9 @@
    float64 evaluations escalated to mpmath in that run (from its results.json);
 2. Monte Carlo throughput of one claim (Lemma 5.1 at n = 10^6) through the engine's
    evaluation path (sampling, slack, float64 margin check) vs the same sampler and
-   arithmetic in bare numpy.
+   arithmetic in bare numpy;
+3. with ``--power``: the share of seeds in which each planted false claim is refuted,
+   and its twin (:mod:`attncheck.power`).
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from . import precision
 from .cli import default_properties, load
 from .claims import REGISTRY
 from .data import toy as data
-from .engine import _take, case_rng
+from .engine import case_rng, take
 from .models.random_signs import rademacher_group_sums
 from .strategies.toy import ToyCase
 
@@ -66,7 +68,7 @@ def throughput() -> dict:
 
     def engine_path():
         R = c.sample(case, case_rng(0, c.id, case), DRAWS)
-        return precision.holds(lambda xp, idx: c.evaluate(case, _take(R, idx), xp)).ok
+        return precision.holds(lambda xp, idx: c.evaluate(case, take(R, idx), xp)).ok
 
     def bare_numpy():  # the same sampler and arithmetic, without claims, slacks and escalation checks
         S = rademacher_group_sums(case.scores.k, np.random.default_rng(0), (DRAWS, case.m))
@@ -80,7 +82,29 @@ def throughput() -> dict:
             "overhead": t_engine / t_bare}
 
 
+def power(args) -> int:
+    from . import power as pw
+
+    print(f"benchmark: power of the engine on {args.planted}, {args.seeds} seeds, "
+          f"profiles {', '.join(args.profiles)} ...", flush=True)
+    rows = pw.measure(args.planted, args.seeds, args.profiles, _workers(args.workers),
+                      progress=lambda m: print(m, flush=True))
+    for line in pw.table(rows):
+        print(line)
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
+    return 0
+
+
+def _workers(value: str) -> int:
+    import os
+
+    return os.cpu_count() or 1 if value == "auto" else int(value)
+
+
 def main(args) -> int:
+    if args.power:
+        return power(args)
     print("benchmark: Monte Carlo throughput ...", flush=True)
     tp = throughput()
     print(f"  {tp['claim']} at n = {tp['n']}, m = {tp['m']}: engine {tp['engine_outcomes_per_s']:.3g} "

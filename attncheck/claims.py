@@ -219,7 +219,7 @@ def claim(
     kind: str | Kind,
     statement: str,
     source: str,
-    domain,
+    domain=None,
     sample: Callable | None = None,
     probability: float | None = None,
     relation: str = ">=",

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from . import engine, report
 from .claims import REGISTRY
-from .profiles import PROFILES
+from .profiles import PROFILES, get_profile
+from .pytest_plugin import _scale, _seed
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -67,8 +68,8 @@ def cmd_check(args) -> int:
     seed = int.from_bytes(os.urandom(4), "little") & 0x7FFFFFFF if args.fresh else args.seed
     n_random = sum(x.kind.random for x in REGISTRY) or 1
     print(f"checking {c.id} ({c.kind.value}), profile {args.profile}, seed {seed}", flush=True)
-    rec = engine.run(c, args.profile, seed, n_random, progress=_progress)
-    print(f"{rec['verdict']}: {report.key_evidence(rec)}")
+    rec = engine.run(c, get_profile(args.profile, args.scale), seed, n_random, progress=_progress)
+    print(f"{report.verdict_label(rec)}: {report.key_evidence(rec)}")
     print(report.detail(rec))
     if args.json:
         Path(args.json).write_text(json.dumps(rec, indent=1) + "\n")
@@ -77,15 +78,17 @@ def cmd_check(args) -> int:
     return 1 if failure_text(rec) else 0
 
 
-def _pytest_cmd(profile: str, out: str, workers: str, claims: list[str] | None, seed: int) -> list[str]:
+def _pytest_cmd(profile: str, out: str, workers: str, claims: list[str] | None, seed: int,
+                scale: float = 1.0) -> list[str]:
     targets = claims or [str(default_properties())]
     return [sys.executable, "-m", "pytest", "-n", workers, *targets, "-q", "-p", "no:cacheprovider",
-            f"--attncheck-profile={profile}", f"--attncheck-seed={seed}", f"--attncheck-report={out}"]
+            f"--attncheck-profile={profile}", f"--attncheck-seed={seed}", f"--attncheck-scale={scale}",
+            f"--attncheck-report={out}"]
 
 
 def cmd_report(args) -> int:
     t0 = time.perf_counter()
-    cmd = _pytest_cmd(args.profile, args.out, args.workers, args.claims, args.seed)
+    cmd = _pytest_cmd(args.profile, args.out, args.workers, args.claims, args.seed, args.scale)
     print("running:", " ".join(cmd), flush=True)
     rc = subprocess.call(cmd)
     if rc not in (0, 1):
@@ -125,7 +128,10 @@ def parser() -> argparse.ArgumentParser:
             sp.add_argument("--claims", nargs="*", default=None,
                             help="claim files or folders (default: ./properties)")
         sp.add_argument("--profile", choices=sorted(PROFILES), default="quick")
-        sp.add_argument("--seed", type=int, default=0)
+        sp.add_argument("--seed", type=_seed, default=0, help="master seed >= 0 (default 0)")
+        if claims:
+            sp.add_argument("--scale", type=_scale, default=1.0,
+                            help="multiply every search budget by this factor (default 1)")
 
     sp = sub.add_parser("list", help="list the registered claims")
     sp.add_argument("--claims", nargs="*", default=None)
@@ -152,8 +158,16 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("--out", default="reports")
     sp.set_defaults(func=cmd_experiments)
 
-    sp = sub.add_parser("bench", help="benchmark: suite wall time, Monte Carlo throughput, escalation share")
-    sp.add_argument("-n", "--workers", default="auto")
+    sp = sub.add_parser("bench", help="benchmark: suite wall time, Monte Carlo throughput, escalation share; "
+                                      "--power: the engine's power on planted claims")
+    sp.add_argument("-n", "--workers", default="auto", help="processes (default: all cores)")
+    sp.add_argument("--power", action="store_true",
+                    help="measure power and false refutations on the planted suite instead")
+    sp.add_argument("--planted", default=str(REPO / "tests" / "planted_power.py"),
+                    help="planted suite file (default: tests/planted_power.py)")
+    sp.add_argument("--seeds", type=int, default=20, help="master seeds 0..K-1 (default 20)")
+    sp.add_argument("--profiles", nargs="+", default=["quick", "deep"], choices=sorted(PROFILES))
+    sp.add_argument("--json", default=None, help="also write the rows to this file")
     sp.set_defaults(func=cmd_bench)
     return p
 

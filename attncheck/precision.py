@@ -192,6 +192,7 @@ class Decided(NamedTuple):
     value: np.ndarray
     scale: np.ndarray
     undecided: np.ndarray
+    rel: np.ndarray  # value / scale, from mpmath where escalated (finite even when float64 overflowed)
 
 
 def _sign_mp(value, scale, dps):
@@ -203,29 +204,38 @@ def _sign_mp(value, scale, dps):
     return None
 
 
+def _relative(value, scale):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return value / np.maximum(np.abs(scale), 1e-300)
+
+
 def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = None):
     """Decide, element-wise, whether ``evaluate(xp) -> Slack`` holds.
 
     ``evaluate(xp, index)`` is called with ``F64`` and ``index=None`` first; elements
-    with ``|value| <= margin * scale`` are re-evaluated as ``evaluate(MP(dps), index)``
+    with ``|value| <= margin * scale``, and elements whose float64 value or scale is
+    not finite (overflow, inf - inf), are re-evaluated as ``evaluate(MP(dps), index)``
     (only those elements) at each precision of :data:`DPS_SCHEDULE`. An element whose
-    value is exactly zero at two consecutive precisions counts as an exact tie.
+    value is exactly zero at two consecutive precisions counts as an exact tie. Only a
+    slack that mpmath too finds non-finite raises :class:`NonFinite`.
 
     Returns a :class:`Decided` over the flattened elements: whether each holds, its
-    slack value (mpmath-refined where escalated), its scale, and whether it stayed
-    undecided at the highest precision (such elements count as not holding).
+    slack value (mpmath-refined where escalated), its scale, whether it stayed
+    undecided at the highest precision (such elements count as not holding), and the
+    relative slack.
     """
     stats = stats if stats is not None else Escalation()
-    s = evaluate(F64, None)
-    value = np.atleast_1d(np.asarray(s.value, dtype=float))
-    scale = np.broadcast_to(np.atleast_1d(np.asarray(s.scale, dtype=float)), value.shape)
-    if not np.all(np.isfinite(value)) or not np.all(np.isfinite(scale)):
-        raise NonFinite(f"float64 slack is not finite: {value[~np.isfinite(value)][:3]}")
-    ok = np.atleast_1d(s.holds(value))
+    with np.errstate(over="ignore", invalid="ignore"):
+        s = evaluate(F64, None)
+        value = np.atleast_1d(np.asarray(s.value, dtype=float)).copy()
+        scale = np.broadcast_to(np.atleast_1d(np.asarray(s.scale, dtype=float)), value.shape).copy()
+        finite = np.isfinite(value) & np.isfinite(scale)
+        ok = np.atleast_1d(s.holds(value)) & finite
+    rel = _relative(value, scale)
     stats.evaluated += value.size
-    amb = np.flatnonzero(np.abs(value) <= margin * np.abs(scale))
+    amb = np.flatnonzero(~finite | (np.abs(value) <= margin * np.abs(scale)))
     if amb.size == 0:
-        return Decided(ok, value, scale, np.zeros(value.shape, bool))
+        return Decided(ok, value, scale, np.zeros(value.shape, bool), rel)
     stats.escalated += amb.size
     undecided = np.zeros(value.shape, bool)
     pending = amb
@@ -239,8 +249,9 @@ def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = N
             strs = np.broadcast_to(np.atleast_1d(np.asarray(sm.strict, bool)), vals.shape)
             still = []
             for i, v, sc, strict in zip(pending, vals, scs, strs):
+                v, sc = mpmath.mpf(v), mpmath.mpf(sc)
                 if not (mpmath.isfinite(v) and mpmath.isfinite(sc)):
-                    raise NonFinite(f"mpmath slack is not finite at dps={dps}: {v}")
+                    raise NonFinite(f"slack is not finite in float64 nor in mpmath at dps={dps}: {v}")
                 sign = _sign_mp(v, sc, dps)
                 if sign == 0 and not zero_seen[i]:
                     zero_seen[i] = True
@@ -250,13 +261,15 @@ def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = N
                     still.append(i)
                     continue
                 new_ok = sign > 0 if strict else sign >= 0
-                stats.flipped += int(bool(new_ok) != bool(ok[i]))
+                stats.flipped += int(finite[i] and bool(new_ok) != bool(ok[i]))
                 ok[i] = new_ok
                 value[i] = float(v)
+                scale[i] = float(sc)
+                rel[i] = float(v / max(abs(sc), mpmath.mpf("1e-300")))
             pending = np.asarray(still, dtype=int)
         if pending.size == 0:
             break
     undecided[pending] = True
     stats.undecided += pending.size
     ok[pending] = False
-    return Decided(ok, value, scale, undecided)
+    return Decided(ok, value, scale, undecided, rel)

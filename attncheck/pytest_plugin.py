@@ -14,7 +14,7 @@ from threadpoolctl import threadpool_limits
 
 from . import engine, report
 from .claims import REGISTRY, Claim, Verdict
-from .profiles import PROFILES
+from .profiles import PROFILES, get_profile
 
 _KEY = "attncheck"
 
@@ -23,11 +23,37 @@ def pytest_addoption(parser):
     g = parser.getgroup("attncheck", "attncheck claim verification")
     g.addoption("--attncheck-profile", default="quick", choices=sorted(PROFILES),
                 help="budget profile: quick (CI default) or deep (reports)")
-    g.addoption("--attncheck-seed", type=int, default=0, help="master seed (default 0: reproducible)")
+    g.addoption("--attncheck-seed", type=_seed, default=0, help="master seed >= 0 (default 0: reproducible)")
+    g.addoption("--attncheck-scale", type=_scale, default=1.0,
+                help="multiply every search budget (cases, corners, optimizer evaluations) by this factor")
     g.addoption("--attncheck-fresh", action="store_true",
                 help="draw a fresh random master seed (printed and recorded in the report)")
     g.addoption("--attncheck-report", metavar="DIR", default=None,
                 help="write results.json, summary.md and figures to DIR")
+
+
+def _seed(text: str) -> int:
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed must be an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"seed must be an integer >= 0, got {value}")
+    return value
+
+
+def _scale(text: str) -> float:
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"budget scale must be a number > 0, got {text!r}")
+    return value
 
 
 def pytest_configure(config):
@@ -74,7 +100,8 @@ class ClaimItem(pytest.Item):
         opt = self.config.getoption
         n_random = sum(c.kind.random for c in REGISTRY) or 1
         with threadpool_limits(limits=1):
-            rec = engine.run(self.claim, opt("attncheck_profile"), opt("attncheck_seed"), n_random)
+            prof = get_profile(opt("attncheck_profile"), opt("attncheck_scale"))
+            rec = engine.run(self.claim, prof, opt("attncheck_seed"), n_random)
         self.user_properties.append((_KEY, json.dumps(rec)))
         text = failure_text(rec)
         if text:
@@ -113,7 +140,9 @@ class _Aggregator:
         tr = terminalreporter
         opt = self.config.getoption
         tr.section("attncheck")
-        tr.write_line(f"profile {opt('attncheck_profile')}, seed {opt('attncheck_seed')}, "
+        scale = opt("attncheck_scale")
+        tr.write_line(f"profile {opt('attncheck_profile')}" + (f" x{scale:g}" if scale != 1.0 else "") +
+                      f", seed {opt('attncheck_seed')}, "
                       f"{len(self.records)} claims")
         for line in report.table(sorted(self.records.values(), key=lambda r: r["id"])):
             tr.write_line(line)
@@ -121,7 +150,7 @@ class _Aggregator:
             tr.write_line(f"WARNING: results received twice for {sorted(set(self.duplicates))}")
         out = opt("attncheck_report")
         if out:
-            meta = {"profile": opt("attncheck_profile"), "seed": opt("attncheck_seed"),
+            meta = {"profile": opt("attncheck_profile"), "seed": opt("attncheck_seed"), "scale": opt("attncheck_scale"),
                     "workers": opt("numprocesses", None)}
             path = report.write(out, list(self.records.values()), meta)
             tr.write_line(f"attncheck report written to {path}")

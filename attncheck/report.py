@@ -19,6 +19,29 @@ def _fmt(x) -> str:
     return str(x)
 
 
+def verdict_label(rec: dict) -> str:
+    """The verdict as a reader needs it: with "from n = ..." and how strongly it holds.
+
+    "HOLDS for n >= 1e+05 (fails below)", "HOLDS (confirmed)" when every case's 95% lower
+    bound reaches the claim, "HOLDS (not refuted)" otherwise; an INCONCLUSIVE eventual
+    claim gives the extrapolated n from which it would hold.
+    """
+    ev, verdict = rec["evidence"], rec["verdict"]
+    label = verdict
+    if verdict in ("HOLDS", "CERTIFIED") and "holds_from" in ev:
+        label += f" for n >= {_fmt(_first(ev['holds_from']))} (fails below)"
+    if verdict == "HOLDS" and ev.get("strength"):
+        label += f" ({ev['strength']})"
+    trend = ev.get("failure_trend") or {}
+    if verdict == "INCONCLUSIVE" and "holds_from_extrapolated" in trend:
+        label += f" (failure falls; holds from n ~ {_fmt(trend['holds_from_extrapolated'])}?)"
+    return label
+
+
+def _first(point):
+    return point[0] if isinstance(point, (list, tuple)) else point
+
+
 def key_evidence(rec: dict) -> str:
     """One line of the evidence a reader needs first."""
     ev, kind = rec["evidence"], rec["kind"]
@@ -79,11 +102,20 @@ def detail(rec: dict) -> str:
 def table(records: list[dict]) -> list[str]:
     """Fixed-width lines: id, kind, verdict, key evidence."""
     w = max(len(r["id"]) for r in records)
-    lines = [f"{'claim':<{w}}  {'kind':<13}  {'verdict':<12}  evidence", "-" * (w + 60)]
-    lines += [f"{r['id']:<{w}}  {r['kind']:<13}  {r['verdict']:<12}  {key_evidence(r)}" for r in records]
+    v = max(12, max(len(verdict_label(r)) for r in records))
+    lines = [f"{'claim':<{w}}  {'kind':<13}  {'verdict':<{v}}  evidence", "-" * (w + v + 48)]
+    lines += [f"{r['id']:<{w}}  {r['kind']:<13}  {verdict_label(r):<{v}}  {key_evidence(r)}" for r in records]
     counts = {v: sum(r["verdict"] == v for r in records) for v in VERDICTS}
-    lines.append("verdicts: " + ", ".join(f"{v} {c}" for v, c in counts.items() if c))
+    lines.append("verdicts: " + ", ".join(f"{v} {c}" for v, c in counts.items() if c) + strength_counts(records))
     return lines
+
+
+def strength_counts(records: list[dict]) -> str:
+    """"; probabilistic HOLDS: k confirmed, m not refuted" (empty when there are none)."""
+    s = [r["evidence"].get("strength") for r in records if r["verdict"] == "HOLDS" and r["kind"] == "probabilistic"]
+    if not s:
+        return ""
+    return f"; probabilistic HOLDS: {s.count('confirmed')} confirmed, {s.count('not refuted')} not refuted"
 
 
 def versions() -> dict:
@@ -137,9 +169,11 @@ def write_summary(out_dir) -> Path:
              ", ".join(f"{k} {v}" for k, v in doc["versions"].items()) + ".", "",
              "Machine-readable: [results.json](results.json) (schema `%s`)." % doc["schema"], "",
              "## Verdicts", "", "| claim | kind | verdict | evidence |", "| --- | --- | --- | --- |"]
-    lines += [f"| `{r['id']}` | {r['kind']} | **{r['verdict']}** | {_md_escape(key_evidence(r))} |" for r in claims]
+    lines += [f"| `{r['id']}` | {r['kind']} | **{verdict_label(r)}** | {_md_escape(key_evidence(r))} |" for r in claims]
     counts = {v: sum(r["verdict"] == v for r in claims) for v in VERDICTS}
-    lines += ["", "Totals: " + ", ".join(f"{v} {c}" for v, c in counts.items() if c) + ".", ""]
+    lines += ["", "Totals: " + ", ".join(f"{v} {c}" for v, c in counts.items() if c) + strength_counts(claims) + ".",
+              "", "A probabilistic HOLDS is *confirmed* when every case's one-sided 95% lower bound reaches the "
+              "claimed probability, *not refuted* when some estimate falls short of it without significance.", ""]
     errata = [r for r in claims if r["erratum"]]
     lines += ["## Errata", ""]
     if not errata:
@@ -151,7 +185,7 @@ def write_summary(out_dir) -> Path:
                   f"- stated-claim verdict: **{r['verdict']}**; evidence: {key_evidence(r)}", ""]
     lines += ["## Claims in detail", ""]
     for r in claims:
-        lines += [f"### `{r['id']}` — {r['verdict']}", "", f"*{r['source']}* ({r['kind']})", "",
+        lines += [f"### `{r['id']}` — {verdict_label(r)}", "", f"*{r['source']}* ({r['kind']})", "",
                   f"Statement: ${r['statement']}$", "", "Interpretation:", ""]
         lines += [f"- **{k}**: {v}" for k, v in r["interpretation"].items()]
         lines += ["", f"Evidence: {key_evidence(r)}.", ""]
@@ -183,7 +217,7 @@ def write_html(out: Path, doc: dict, exps: dict | None) -> Path:
     e = html.escape
     rows = "".join(
         f"<tr><td><a href='#{e(r['id'])}'>{e(r['id'])}</a></td><td>{r['kind']}</td>"
-        f"<td class='{r['verdict']}'><b>{r['verdict']}</b></td><td>{e(key_evidence(r))}</td></tr>"
+        f"<td class='{r['verdict']}'><b>{e(verdict_label(r))}</b></td><td>{e(key_evidence(r))}</td></tr>"
         for r in doc["claims"])
     parts = [f"<!doctype html><meta charset='utf-8'><title>attncheck report</title><style>{_CSS}</style>",
              f"<h1>attncheck verification report</h1><p>Generated {e(doc['generated'])}, profile "
@@ -220,10 +254,11 @@ def _path_table(kind: str, path: list[dict]) -> list[str]:
         rows += [f"| {_fmt(p['point'])} | {p['cases']} | {_fmt(p['worst']['implied_constant'])} | "
                  f"{_md_escape(p['worst']['case'])[:120]} |" for p in path]
     elif kind in ("identity", "inequality"):
-        rows = ["| n | cases | smallest relative slack | refuted here | tightest case |", "| --- | --- | --- | --- | --- |"]
+        rows = ["| n | cases | smallest relative slack | found by | refuted here | tightest case |",
+                "| --- | --- | --- | --- | --- | --- |"]
         rows += [f"| {_fmt(p['point'])} | {p['cases']} | {_fmt(p['worst']['relative_slack'])} | "
-                 f"{'yes' if p['refuted'] else 'no'} | {_md_escape(p['worst']['case'])[:120]} |"
-                 for p in path if p.get("worst")]
+                 f"{p['worst'].get('found_by', '')} | {'yes' if p['refuted'] else 'no'} | "
+                 f"{_md_escape(p['worst']['case'])[:120]} |" for p in path if p.get("worst")]
     else:
         rows = ["| n | cases | min pass rate | 95% CI | claimed | refuted here |", "| --- | --- | --- | --- | --- | --- |"]
         rows += [f"| {_fmt(p['point'])} | {p['cases']} | {_fmt(p['worst']['pass_rate'])} | "

@@ -167,8 +167,36 @@ class Space:
         """Names of the real coordinates (the optimizer moves only these)."""
         return [k for k, p in self.params.items() if isinstance(p, Real) and p.lo < p.hi]
 
+    def values(self):
+        """Strategy of parameter values (dicts), boundaries included."""
+        return st.fixed_dictionaries({k: p.strategy() for k, p in self.params.items()})
+
     def strategy(self):
-        return st.fixed_dictionaries({k: p.strategy() for k, p in self.params.items()}).map(self.case)
+        """Strategy of cases: :meth:`values` mapped through ``build``."""
+        return self.values().map(self.case)
+
+    def to_unit(self, values: dict) -> list[float]:
+        """The real coordinates of ``values`` in the unit cube (optimizer coordinates)."""
+        return [self.params[k].to_unit(values[k]) for k in self.reals]
+
+    def from_unit(self, u, base: dict) -> dict:
+        """``base`` with its real coordinates set from the unit-cube point ``u``."""
+        out = dict(base)
+        for k, ui in zip(self.reals, u):
+            out[k] = self.params[k].from_unit(ui)
+        return out
+
+    def random_values(self, rng) -> dict:
+        """A uniform point (log-uniform where declared) for optimizer starts; seeded by ``rng``."""
+        out = {}
+        for k, p in self.params.items():
+            if isinstance(p, Real):
+                out[k] = p.from_unit(rng.random())
+            elif isinstance(p, Int):
+                out[k] = int(rng.integers(p.lo, p.hi, endpoint=True))
+            else:
+                out[k] = p.values[int(rng.integers(len(p.values)))]
+        return out
 
     def corners(self, budget: int) -> list[dict]:
         """Parameter values at the corners of the space, at most ``budget`` of them.

@@ -67,12 +67,15 @@ def test_size_a_true_claim_at_its_bound_is_rarely_refuted(p):
     assert rate <= 0.2
 
 
+@pytest.mark.parametrize("cost", ["normal", "cheap"])
 @pytest.mark.parametrize("p", [0.5, 0.9, 0.99, 1.0])
-def test_power_a_claim_0_05_too_optimistic_is_refuted(p):
-    # default budget and the engine's per-test level: alpha split over the claims, cases and looks
+def test_power_a_claim_0_05_too_optimistic_is_refuted(p, cost):
+    # default budget and the engine's per-test level: alpha split over the claims, the tests of
+    # one point (corners, Hypothesis cases, optimizer results) and the looks
     prof = PROFILES["quick"]
     looks = len(stats.looks(prof.mc_first, prof.mc_budget))
-    alpha_test = prof.alpha / prof.claims / (prof.examples * looks)
+    b = prof.budget(True, cost)
+    alpha_test = prof.alpha / prof.claims / ((b.corners + b.examples + b.starts) * looks)
     rate = _refutation_rate(p - 0.05, p, alpha_test, prof.mc_first, prof.mc_budget, 4000,
                             np.random.default_rng(2))
     assert rate >= 0.95

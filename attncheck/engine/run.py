@@ -1,0 +1,108 @@
+"""Run one claim: choose the check and budget, search every path point, decide, record."""
+from __future__ import annotations
+
+import time
+import traceback
+
+import numpy as np
+
+from .. import stats
+from ..claims import Claim, Kind, Verdict
+from ..precision import Escalation, NonFinite
+from ..profiles import Profile, get_profile
+from .checks import AsymptoticCheck, DeterministicCheck, ProbabilisticCheck
+from .search import corner_values, search_point
+from .verdict import decide
+
+_CHECKS = {Kind.IDENTITY: DeterministicCheck, Kind.INEQUALITY: DeterministicCheck,
+           Kind.PROBABILISTIC: ProbabilisticCheck, Kind.ASYMPTOTIC: AsymptoticCheck}
+
+
+def _tests_per_point(claim: Claim, budget, point) -> int:
+    """Exact tests one path point may run: corners, Hypothesis examples, optimizer results."""
+    space = claim.space_at(point)
+    starts = budget.starts if space is not None and space.reals else 0
+    return len(corner_values(claim, point, budget)) + budget.examples + starts
+
+
+def alpha_per_test(claim: Claim, prof: Profile, n_random_claims: int) -> tuple[float, float]:
+    """(per claim, per test) levels: Bonferroni over claims, points, tests and looks."""
+    alpha_claim = stats.bonferroni(prof.alpha, max(prof.claims, n_random_claims))
+    budget = prof.budget(claim.kind.random, claim.cost.value)
+    tests = sum(_tests_per_point(claim, budget, pt) for pt in claim.points(prof.name))
+    return alpha_claim, alpha_claim / (tests * len(stats.looks(prof.mc_first, prof.mc_budget)))
+
+
+def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_claims: int = 1,
+        progress=None) -> dict:
+    """Check one claim and return its results.json record (see README, "results.json")."""
+    prof = profile if isinstance(profile, Profile) else get_profile(profile)
+    if n_random_claims < 1:
+        raise ValueError("n_random_claims must be >= 1")
+    if seed < 0:
+        raise ValueError(f"seed must be >= 0, got {seed}")
+    start = time.perf_counter()
+    esc = Escalation()
+    budget = prof.budget(claim.kind.random, claim.cost.value)
+    alpha_claim = alpha_test = None
+    if claim.kind is Kind.PROBABILISTIC:
+        alpha_claim, alpha_test = alpha_per_test(claim, prof, n_random_claims)
+    seen = []
+    try:
+        for point in claim.points(prof.name):
+            check = _CHECKS[claim.kind](claim, prof, budget, seed, point, esc, alpha_test)
+            seen.append(search_point(check, point))
+            if progress:
+                progress(claim, seen[-1])
+        verdict, evidence = decide(claim, seen)
+    except NonFinite as e:
+        verdict, evidence = Verdict.ERROR, {"error": f"non-finite value: {e}"}
+    except Exception as e:  # an evaluation that fails is an ERROR, never a pass
+        verdict = Verdict.ERROR
+        evidence = {"error": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc(limit=6)}
+    if verdict is Verdict.REFUTED and claim.erratum is not None:
+        verdict = Verdict.ERRATUM
+    evidence.update({
+        "profile": prof.name, "seed": seed, "seconds": round(time.perf_counter() - start, 3),
+        "cost": claim.cost.value, "budget": {"examples": budget.examples, "corners": budget.corners,
+                                             "optimizer_starts": budget.starts, "optimizer_evals": budget.evals},
+        "cases": sum(p.cases for p in seen), "escalation": {
+            "evaluated": esc.evaluated, "escalated": esc.escalated, "undecided": esc.undecided,
+            "sign_flips": esc.flipped, "max_dps": esc.max_dps},
+    })
+    if prof.scale != 1.0:
+        evidence["budget"]["scale"] = prof.scale
+    if claim.kind is Kind.PROBABILISTIC:
+        evidence["alpha_per_test"] = alpha_test
+        evidence["alpha_per_claim"] = alpha_claim
+    scale_opt = f" --scale {prof.scale:g}" if prof.scale != 1.0 else ""
+    evidence["replay"] = f"attncheck check {claim.id} --profile {prof.name}{scale_opt} --seed {seed}"
+    return record(claim, verdict, evidence)
+
+
+def record(claim: Claim, verdict: Verdict, evidence: dict) -> dict:
+    """A claim's entry in results.json (schema attncheck-results/1)."""
+    return {
+        "id": claim.id, "paper": claim.paper, "label": claim.label, "part": claim.part,
+        "kind": claim.kind.value, "relation": claim.relation if claim.kind.random else None,
+        "statement": claim.statement, "source": claim.source,
+        "interpretation": claim.interpretation, "verdict": verdict.value, "evidence": _jsonable(evidence),
+        "erratum": claim.erratum.to_json() if claim.erratum else None,
+    }
+
+
+def _jsonable(x):
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, (np.integer,)):
+        return int(x)
+    if isinstance(x, (np.floating, float)):
+        v = float(x)
+        return v if np.isfinite(v) else repr(v)
+    if isinstance(x, np.bool_):
+        return bool(x)
+    if x is None or isinstance(x, (str, int, bool)):
+        return x
+    return repr(x)

@@ -1,0 +1,124 @@
+"""The search at one path point: corners, then Hypothesis, then the optimizer.
+
+1. **Corners** (claims with a declared :class:`~attncheck.space.Space`): every
+   combination of the parameters' endpoints, then points just inside each boundary,
+   within the budget. An exact tie at a boundary can hide a failure beside it.
+2. **Hypothesis** draws the domain (the claim's strategy, or the Space's), targets the
+   tightest case and, for deterministic claims, shrinks a counterexample.
+3. **Optimizer**: from the tightest cases seen (and seeded random points), a bounded
+   derivative-free search (Powell) over the Space's real coordinates minimises the
+   check's objective; its best point is checked like any other case.
+
+The first violation ends the point's search. Every stage is a fixed function of the
+seed and the budget, so a seed replays the same cases.
+"""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
+from hypothesis import seed as hyp_seed
+from scipy.optimize import minimize
+
+from .checks import Check, Point, Violation, seed_of
+
+_HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
+           HealthCheck.large_base_example]
+
+
+def _no_local_constants() -> None:
+    """Stop Hypothesis from mixing literals of the loaded modules into its draws.
+
+    Hypothesis (>= 6.131) draws, now and then, constants found in the user's loaded
+    modules, so one seed would give different cases depending on what is imported
+    (a claims file alone vs the whole test suite). attncheck's replay promise needs the
+    same cases from the same seed, so the pool is emptied process-wide.
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:  # pragma: no cover - older Hypothesis has no constant pool
+        return
+    if hasattr(providers, "_get_local_constants"):
+        empty = providers.Constants()
+        providers._get_local_constants = lambda: empty
+        providers.CONSTANTS_CACHE.cache.clear()
+
+
+_no_local_constants()
+
+
+def _hyp_settings(shrink: bool, examples: int) -> settings:
+    phases = [Phase.explicit, Phase.generate, Phase.target] + ([Phase.shrink] if shrink else [])
+    return settings(max_examples=examples, deadline=None, database=None, phases=phases,
+                    suppress_health_check=_HEALTH, verbosity=Verbosity.quiet, print_blob=False,
+                    derandomize=False)
+
+
+def corner_values(claim, point, budget) -> list[dict]:
+    space = claim.space_at(point)
+    return space.corners(budget.corners) if space is not None and budget.corners else []
+
+
+def _corners(check: Check, pt: Point) -> None:
+    space = check.claim.space_at(pt.point)
+    for values in corner_values(check.claim, pt.point, check.budget):
+        check(space.case(values), pt, "corners", values)
+
+
+def _hypothesis(check: Check, pt: Point) -> None:
+    claim, point = check.claim, pt.point
+    space = claim.space_at(point)
+    from_space = claim.domain is None  # then the values are known and seed the optimizer
+
+    @hyp_seed(seed_of(check.seed, claim.id, repr(point)))
+    @_hyp_settings(shrink=check.shrink, examples=check.budget.examples)
+    @given(space.values() if from_space else claim.strategy(point))
+    def search(drawn):
+        values, case = (drawn, space.case(drawn)) if from_space else (None, drawn)
+        target(-check(case, pt, "hypothesis", values), label="tightness (closer to failing)")
+
+    search()
+
+
+def _starts(check: Check, pt: Point) -> list[dict]:
+    """The tightest cases seen, topped up with seeded uniform points of the Space."""
+    space = check.claim.space_at(pt.point)
+    starts = pt.tightest()[: check.budget.starts]
+    rng = np.random.default_rng(seed_of(check.seed, check.claim.id, repr(pt.point), "starts"))
+    while len(starts) < check.budget.starts:
+        starts.append(space.random_values(rng))
+    return starts
+
+
+def _optimize(check: Check, pt: Point) -> None:
+    space = check.claim.space_at(pt.point)
+    if space is None or not space.reals or not check.budget.starts or not check.budget.evals:
+        return
+    for base in _starts(check, pt):
+        best = {"score": np.inf, "values": base}
+
+        def f(u):
+            values = space.from_unit(u, base)
+            pt.count("optimizer")
+            score = check.objective(space.case(values))
+            score = score if np.isfinite(score) else np.inf
+            if score < best["score"]:
+                best.update(score=score, values=values)
+            return score if np.isfinite(score) else 1e300
+
+        x0 = np.clip(space.to_unit(base), 0.0, 1.0)
+        minimize(f, x0, method="Powell", bounds=[(0.0, 1.0)] * len(x0),
+                 options={"maxfev": check.budget.evals, "xtol": 1e-12, "ftol": 1e-15})
+        check(space.case(best["values"]), pt, "optimizer", best["values"])
+
+
+def search_point(check: Check, point) -> Point:
+    """Run the three stages at one path point; a violation marks the point refuted."""
+    pt = Point(point)
+    try:
+        _corners(check, pt)
+        _hypothesis(check, pt)
+        _optimize(check, pt)
+    except Violation as v:
+        pt.refuted = True
+        pt.counterexample = v.info
+    return pt

@@ -1,0 +1,142 @@
+"""The verdict policy: from what the search saw at each path point to one verdict.
+
+- Deterministic and probabilistic claims: REFUTED on a violation (for ``eventually``
+  claims only at the end of the path, and only when the failure rate does not fall
+  significantly along the path: a falling one is INCONCLUSIVE with the extrapolated n
+  at which it would hold), INCONCLUSIVE when mpmath could not decide some slack,
+  HOLDS otherwise. A probabilistic HOLDS is *confirmed* when every case's one-sided 95%
+  lower bound reaches the claim, *not refuted* otherwise.
+- Asymptotic claims: judged on the trend of the implied constant along the path.
+- A certificate (interval branch and bound) may upgrade HOLDS to CERTIFIED or refute.
+"""
+from __future__ import annotations
+
+import math
+
+from .. import certify, precision, stats
+from ..claims import Claim, Kind, Verdict
+from .checks import Point
+
+
+def path_n(point) -> float:
+    """The size n of a path point: the point itself, its first coordinate, or its "n"."""
+    if isinstance(point, dict):
+        return float(point["n"])
+    if isinstance(point, (tuple, list)):
+        return float(point[0])
+    return float(point)
+
+
+def point_summary(p: Point) -> dict:
+    out = {"point": p.point, "cases": p.cases, "stages": dict(p.stages), "refuted": p.refuted}
+    if p.samples:
+        out["draws"] = p.samples
+    if p.worst:
+        out["worst"] = p.worst
+    if p.undecided:
+        out["undecided"] = p.undecided
+    return out
+
+
+def _asymptotic(points: list[Point]) -> tuple[Verdict, dict]:
+    n = [path_n(p.point) for p in points]
+    c = [p.worst["implied_constant"] for p in points]
+    if min(c) <= 0:
+        return Verdict.HOLDS, {"implied_constant_max": max(c), "note": "implied constant reaches 0"}
+    fit = stats.fit_power_law(n, c)
+    rising = all(c[i] < c[i + 1] for i in range(len(c) - 3, len(c) - 1))
+    ev = {"implied_constant_max": max(c), "growth_exponent": fit.slope,
+          "growth_exponent_ci95": [fit.lower, fit.upper]}
+    if fit.lower > 0 and rising:
+        return Verdict.REFUTED, dict(ev, reason="the needed constant grows like n^%.3g along the path" % fit.slope)
+    if fit.slope > 0:
+        return Verdict.INCONCLUSIVE, dict(ev, reason="implied constant trends upward but not significantly; "
+                                                      "extend the path (deep profile) to decide")
+    return Verdict.HOLDS, ev
+
+
+def failure_trend(points: list[Point]) -> dict | None:
+    """Fit the worst case's failure rate 1 - pass_rate to a power of n along the path.
+
+    Returns the fit and, when it falls significantly (95% CI of the exponent below 0),
+    the extrapolated n at which the failure rate reaches what the claim allows (1 - p
+    at the last point). None when fewer than 3 points have a positive failure rate.
+    """
+    rows = [(path_n(p.point), 1.0 - p.worst["pass_rate"], p.worst["claimed"]) for p in points
+            if p.worst and "pass_rate" in p.worst]
+    pos = [(n, f) for n, f, _ in rows if f > 0]
+    if len(pos) < 3:
+        return None
+    fit = stats.fit_power_law([n for n, _ in pos], [f for _, f in pos])
+    out = {"failure_rate": [[n, f] for n, f in pos], "exponent": fit.slope, "exponent_ci95": [fit.lower, fit.upper],
+           "falls": fit.lower < 0 and fit.upper < 0}
+    allowed = 1.0 - rows[-1][2]
+    if out["falls"] and allowed > 0:
+        n_last, f_last = pos[-1]
+        # f(n) = f_last (n / n_last)^slope reaches the allowed failure rate at:
+        out["holds_from_extrapolated"] = n_last * math.exp(math.log(allowed / f_last) / fit.slope)
+    return out
+
+
+def _strength(claim: Claim, points: list[Point]) -> str | None:
+    if claim.kind is not Kind.PROBABILISTIC:
+        return None
+    gaps = [p.min_lower_gap for p in points if p.min_lower_gap is not None]
+    return "confirmed" if gaps and min(gaps) >= 0 else "not refuted"
+
+
+def _sampled(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
+    ev: dict = {"path": [point_summary(p) for p in seen]} if claim.path is not None else {}
+    if claim.path is None:
+        ev.update(point_summary(seen[0]))
+        ev.pop("point")
+    refuted = [p for p in seen if p.refuted]
+    tail = seen
+    if refuted:
+        # the smallest failing n is the clearest counterexample; for "eventually" claims the
+        # largest one is what decides the verdict
+        shown = refuted[-1] if claim.eventually else refuted[0]
+        ev["counterexample"] = dict(shown.counterexample, point=shown.point)
+        if claim.path is not None and not seen[-1].refuted:
+            first = next(i for i in range(len(seen)) if not any(q.refuted for q in seen[i:]))
+            ev["holds_from"] = seen[first].point
+            tail = seen[first:]
+        if not claim.eventually:
+            return Verdict.REFUTED, ev
+        if seen[-1].refuted:
+            trend = failure_trend(seen) if claim.kind is Kind.PROBABILISTIC else None
+            if trend is None or not trend["falls"]:
+                if trend is not None:
+                    ev["failure_trend"] = trend
+                return Verdict.REFUTED, ev
+            ev["failure_trend"] = trend
+            return Verdict.INCONCLUSIVE, dict(ev, reason=(
+                "fails at the last point, but its failure rate falls like n^%.3g along the path; "
+                "extrapolated to hold from n ~ %.3g" % (trend["exponent"], trend.get("holds_from_extrapolated", math.inf))))
+    if any(p.undecided for p in (tail if claim.eventually else seen)):
+        return Verdict.INCONCLUSIVE, dict(ev, reason="float64 and mpmath up to %d digits could not decide "
+                                                     "the sign of some slacks" % precision.DPS_SCHEDULE[-1])
+    strength = _strength(claim, tail if claim.eventually else seen)
+    if strength:
+        ev["strength"] = strength
+    return Verdict.HOLDS, ev
+
+
+def decide(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
+    """The verdict and its evidence; a certificate is tried unless already refuted."""
+    if claim.kind is Kind.ASYMPTOTIC:
+        verdict, extra = _asymptotic(seen)
+        verdict, ev = verdict, dict({"path": [point_summary(p) for p in seen]}, **extra)
+    else:
+        verdict, ev = _sampled(claim, seen)
+    if claim.certify is None or verdict is Verdict.REFUTED:
+        return verdict, ev
+    out = certify.run(claim.certify)
+    ev["certification"] = {"status": out.status, "boxes": out.boxes, "box": claim.certify.box,
+                           "certified_fraction": out.certified_fraction}
+    if out.status == "refuted":
+        ev["counterexample"] = dict(out.counterexample, found_by="interval branch and bound")
+        return Verdict.REFUTED, ev
+    if out.status == "certified" and verdict is Verdict.HOLDS:
+        return Verdict.CERTIFIED, ev
+    return verdict, ev

@@ -1,0 +1,210 @@
+"""The planted power suite: false claims whose violations are hard to find, each with a twin.
+
+Every family is a pair (false claim, twin). The false claim must be REFUTED; the twin
+must not be (it is true or, for ``eventually-slow``, not refutable on the path). The
+claims use the public API only, as a new user would write them.
+``attncheck bench --power`` runs each family over 20 seeds in quick and deep and
+prints the refutation shares; ``tests/test_power.py`` runs one seed in CI.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from attncheck import Real, Slack, Space, claim, ge, le, lt
+from attncheck.claims import Registry
+
+POWER = Registry()
+#: family -> what makes it hard; its claims are power/<family>/false and power/<family>/twin
+FAMILIES: dict[str, str] = {}
+
+
+def planted(family: str, which: str, why: str | None = None, **kw):
+    """Register ``power/<family>/<which>`` (which: "false" or "twin") in the private registry."""
+    if why:
+        FAMILIES[family] = why
+    return claim(f"power/{family}/{which}", source="planted", registry=POWER, **kw)
+
+
+# 1. A violation in a ball of radius ~0.03 inside [0, 1]^3, away from every endpoint,
+#    under a rippled landscape: 2000 uniform draws hit it about one time in five.
+_C = np.array([0.37, 0.61, 0.52])
+CUBE = Space(x=Real(0, 1), y=Real(0, 1), z=Real(0, 1))
+
+
+def _well(c, xp, depth):
+    v = np.array([c["x"], c["y"], c["z"]])
+    ripple = 0.01 * math.sin(17 * v[0]) * math.sin(13 * v[1]) * math.sin(11 * v[2])
+    return ge(xp.asarray(0.02 + ripple), xp.asarray(depth * math.exp(-float(np.sum((v - _C) ** 2)) / 0.0018)), xp)
+
+
+@planted("tiny-region", "false", "violation in a ball of volume ~1e-4 inside [0,1]^3, away from the endpoints",
+         kind="inequality", space=CUBE, cost="cheap", statement=r"0.02 + r(v) \ge 0.05 e^{-|v-c|^2/2s^2}")
+def tiny_false(c, xp):
+    return _well(c, xp, 0.05)
+
+
+@planted("tiny-region", "twin", kind="inequality", space=CUBE, cost="cheap",
+         statement=r"0.02 + r(v) \ge 0.0099 e^{-|v-c|^2/2s^2}")
+def tiny_twin(c, xp):
+    return _well(c, xp, 0.0099)
+
+
+# 2. A probabilistic claim false on 5% of the range of its non-random parameter.
+def _q(t):
+    return 0.8 if 0.61 <= t <= 0.66 else 0.9
+
+
+def _uniform(c, rng, size):
+    return rng.random(size)
+
+
+@planted("five-percent", "false", "Pr[U < q(t)] >= 0.9, false for t in [0.61, 0.66] only (5% of the range)",
+         kind="probabilistic", space=Space(t=Real(0, 1)), cost="cheap", statement=r"\Pr[U < q(t)] \ge 0.9",
+         sample=_uniform, probability=0.9)
+def five_false(c, U, xp):
+    return lt(xp.asarray(U), _q(c["t"]), xp)
+
+
+@planted("five-percent", "twin", kind="probabilistic", space=Space(t=Real(0, 1)), cost="cheap",
+         statement=r"\Pr[U < q(t)] \ge q(t) (exactly at its bound)", sample=_uniform,
+         probability=lambda c: _q(c["t"]))
+def five_twin(c, U, xp):
+    return lt(xp.asarray(U), _q(c["t"]), xp)
+
+
+# 3. float64 overflow: e^x for x in [800, 1000] is inf; mpmath decides.
+OVER = Space(x=Real(800, 1000))
+
+
+@planted("overflow", "false", "e^x overflows float64 on the whole domain; false for x > 921",
+         kind="inequality", space=OVER, cost="cheap", statement=r"e^x \le e^{921} on [800, 1000]")
+def overflow_false(c, xp):
+    x = xp.asarray(c["x"])
+    return le(xp.exp(x), xp.exp(xp.asarray(921.0)), xp)
+
+
+@planted("overflow", "twin", kind="inequality", space=OVER, cost="cheap",
+         statement=r"e^x \le e^{1000.5} on [800, 1000]")
+def overflow_twin(c, xp):
+    x = xp.asarray(c["x"])
+    return le(xp.exp(x), xp.exp(xp.asarray(1000.5)), xp)
+
+
+# 4. Slacks below float64 resolution: e^x - 1 - x - x^2/2 = x^3/6 + ... with x ~ 1e-18, so the
+#    claimed x^3/5 fails by x^3/30 ~ 1e-56, decided only at 120 digits.
+TINY = Space(x=Real(1e-20, 1e-16, log=True))
+
+
+def _taylor(c, xp, k):
+    x = xp.asarray(c["x"])
+    # the scale is e^x ~ 1, the size of the terms that cancel: float64 cannot decide
+    return Slack(xp.exp(x) - 1 - x - x * x / 2 - x * x * x / k, xp.exp(x))
+
+
+@planted("below-resolution", "false", "fails by ~1e-56 relative: decided only by mpmath at 120 digits",
+         kind="inequality", space=TINY, cost="cheap", statement=r"e^x - 1 - x \ge x^2/2 + x^3/5")
+def below_false(c, xp):
+    return _taylor(c, xp, 5)
+
+
+@planted("below-resolution", "twin", kind="inequality", space=TINY, cost="cheap",
+         statement=r"e^x - 1 - x \ge x^2/2 + x^3/7")
+def below_twin(c, xp):
+    return _taylor(c, xp, 7)
+
+
+# 5. An implied constant growing like n^0.05 along the path (x3.2 over ten decades).
+LONG = {"quick": [10**2, 10**4, 10**6, 10**8, 10**10, 10**12],
+        "deep": [10**2, 10**4, 10**6, 10**8, 10**10, 10**12, 10**14]}
+
+
+def _noisy(c, rng, size):
+    return 1.0 + 0.05 * rng.standard_normal(size)
+
+
+@planted("slow-growth", "false", "implied constant grows like n^0.05 (x3.2 over the path)", kind="asymptotic",
+         path=LONG, space=lambda n: Space(build=lambda a: (n, a), a=Real(1, 2)), sample=_noisy, probability=0.9,
+         cost="cheap", statement=r"X_n = O(1) with X_n = a n^{0.05} (1 + 0.05 N)")
+def growth_false(c, noise, xp):
+    n, a = c
+    return a * n ** 0.05 * noise
+
+
+@planted("slow-growth", "twin", kind="asymptotic", path=LONG, space=lambda n: Space(build=lambda a: (n, a),
+         a=Real(1, 2)), sample=_noisy, probability=0.9, cost="cheap",
+         statement=r"X_n = O(1) with X_n = a (1 + 0.05 N)")
+def growth_twin(c, noise, xp):
+    n, a = c
+    return a * noise
+
+
+# 6.-7. "Eventually" claims: Pr[U >= f(n)] >= 0.95 with failure rate f along the path.
+EVENTUALLY = {"quick": [10, 10**2, 10**3, 10**4, 10**6, 10**9],
+              "deep": [10, 10**2, 10**3, 10**4, 10**6, 10**9, 10**12]}
+
+
+def _eventually(name, which, rate, statement, why=None):
+    @planted(name, which, why, kind="probabilistic", path=EVENTUALLY, eventually=True, probability=0.95,
+             space=lambda n: Space(build=lambda s: (n, s), s=Real(0, 1)), sample=_uniform, cost="cheap",
+             statement=statement)
+    def evaluate(c, U, xp):
+        n, _ = c
+        return ge(xp.asarray(U), rate(n), xp)
+    return evaluate
+
+
+_LAST = EVENTUALLY["deep"][-1]
+eventually_false = _eventually("eventually-from-n0", "false",
+                               lambda n: 0.3 if n < 10**4 or n >= 10**9 else 0.0,
+                               r"fails for n < 10^4 and again from 10^9 on (flat failure rate 0.3)",
+                               "holds from n = 10^4 on, but fails again at the end of the path")
+eventually_twin = _eventually("eventually-from-n0", "twin", lambda n: 0.3 if n < 10**4 else 0.0,
+                              r"fails for n < 10^4 only")
+slow_false = _eventually("eventually-slow", "false", lambda n: 0.2,
+                         r"failure rate 0.2 at every n (flat)",
+                         "fails at the end of the path: flat failure rate (false) vs slowly falling (twin)")
+slow_twin = _eventually("eventually-slow", "twin", lambda n: 0.5 * n ** -0.05,
+                        r"failure rate 0.5 n^{-0.05}: falls, still 0.13 > 0.05 at n = 10^12")
+
+
+# 8. A failure only just inside a boundary, next to an exact tie at b = 0.1.
+EDGE = Space(b=Real(0.1, 1.0), c=Real(0.0, 1.0))
+
+
+@planted("tie-boundary", "false", "exact tie at b = 0.1, violated on (0.1, 0.1 + 1e-4) only",
+         kind="inequality", space=EDGE, cost="cheap", statement=r"(b - 0.1)(b - 0.1 - 10^{-4})(1 + c) \ge 0")
+def tie_false(c, xp):
+    b = xp.asarray(c["b"])
+    return ge((b - 0.1) * (b - 0.1 - 1e-4) * (1 + c["c"]), xp.asarray(0.0), xp)
+
+
+@planted("tie-boundary", "twin", kind="inequality", space=EDGE, cost="cheap",
+         statement=r"(b - 0.1)(b - 0.1 + 10^{-4})(1 + c) \ge 0")
+def tie_twin(c, xp):
+    b = xp.asarray(c["b"])
+    return ge((b - 0.1) * (b - 0.1 + 1e-4) * (1 + c["c"]), xp.asarray(0.0), xp)
+
+
+# 9. The corner of a 3-parameter domain: one score at the top of its interval, every other
+#    score near the bottom (n = 1000): the softmax weight of the top score.
+SCORES = Space(top=Real(0, 10), rest=Real(0, 10), spread=Real(0, 0.1))
+
+
+def _top_weight(c, xp):
+    top, rest = xp.asarray(c["top"]), xp.asarray(c["rest"])
+    # 999 other scores: half at rest, half at rest + spread
+    lse = xp.logsumexp(xp.asarray([top, rest + math.log(499.5), rest + c["spread"] + math.log(499.5)]))
+    return xp.exp(top - lse)
+
+
+@planted("corner", "false", "softmax weight of the top score exceeds 0.9 only near top = 10, rest = 0",
+         kind="inequality", space=SCORES, cost="cheap", statement=r"w_{top} \le 0.9")
+def corner_false(c, xp):
+    return le(_top_weight(c, xp), 0.9, xp)
+
+
+@planted("corner", "twin", kind="inequality", space=SCORES, cost="cheap", statement=r"w_{top} \le 0.96")
+def corner_twin(c, xp):
+    return le(_top_weight(c, xp), 0.96, xp)

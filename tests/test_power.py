@@ -1,0 +1,50 @@
+"""The planted power suite at one seed (CI): each false claim refuted, no twin refuted.
+
+The 20-seed measurement in quick and deep is ``attncheck bench --power`` (README table).
+"""
+import pytest
+
+from attncheck.engine import run
+from planted_power import FAMILIES, POWER
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_false_claim_is_refuted(family):
+    rec = run(POWER.get(f"power/{family}/false"), "quick", seed=0)
+    assert rec["verdict"] == "REFUTED", (family, rec["evidence"])
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_twin_is_not_refuted(family):
+    rec = run(POWER.get(f"power/{family}/twin"), "quick", seed=0)
+    assert rec["verdict"] not in ("REFUTED", "ERROR"), (family, rec["evidence"])
+
+
+def test_tiny_region_needs_the_optimizer():
+    """Without corners (none: the ball is interior) the violation comes from the optimizer
+    or Hypothesis, and the evidence says which stage found it."""
+    rec = run(POWER.get("power/tiny-region/false"), "quick", seed=0)
+    assert rec["evidence"]["counterexample"]["found_by"] in ("optimizer", "hypothesis")
+    assert rec["evidence"]["stages"]["corners"] > 0
+
+
+def test_overflow_is_decided_by_mpmath_not_an_error():
+    false = run(POWER.get("power/overflow/false"), "quick", seed=0)
+    twin = run(POWER.get("power/overflow/twin"), "quick", seed=0)
+    assert false["verdict"] == "REFUTED" and twin["verdict"] == "HOLDS"
+    assert twin["evidence"]["escalation"]["escalated"] == twin["evidence"]["escalation"]["evaluated"]
+
+
+def test_eventually_slow_fall_is_inconclusive_with_extrapolation():
+    rec = run(POWER.get("power/eventually-slow/twin"), "quick", seed=0)
+    assert rec["verdict"] == "INCONCLUSIVE"
+    trend = rec["evidence"]["failure_trend"]
+    assert trend["falls"] and trend["exponent_ci95"][1] < 0
+    assert trend["holds_from_extrapolated"] > 1e12  # beyond the path: 0.5 n^-0.05 = 0.05 at n = 1e20
+    flat = run(POWER.get("power/eventually-slow/false"), "quick", seed=0)
+    assert flat["verdict"] == "REFUTED" and not flat["evidence"].get("failure_trend", {}).get("falls", False)
+
+
+def test_eventually_from_n0_reports_where_it_holds():
+    rec = run(POWER.get("power/eventually-from-n0/twin"), "quick", seed=0)
+    assert rec["verdict"] == "HOLDS" and rec["evidence"]["holds_from"] == 10**4
