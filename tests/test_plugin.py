@@ -136,4 +136,4 @@ def test_readme_example_runs_as_documented(tmp_path):
     res = _pytest(tmp_path, "-n", "2", "--attncheck-report", str(tmp_path / "rep"), text=code)
     assert res.returncode == 0, res.stdout
     _, recs = _records(tmp_path / "rep")
-    assert {r["verdict"] for r in recs.values()} == {"HOLDS", "ERRATUM"} and len(recs) == 5
+    assert {r["verdict"] for r in recs.values()} == {"HOLDS", "ERRATUM"} and len(recs) == 6
