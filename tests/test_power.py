@@ -48,3 +48,13 @@ def test_eventually_slow_fall_is_inconclusive_with_extrapolation():
 def test_eventually_from_n0_reports_where_it_holds():
     rec = run(POWER.get("power/eventually-from-n0/twin"), "quick", seed=0)
     assert rec["verdict"] == "HOLDS" and rec["evidence"]["holds_from"] == 10**4
+
+
+@pytest.mark.parametrize("claim_id", ["power/tiny-region/twin", "power/five-percent/twin"])
+def test_same_seed_same_record(claim_id):
+    """Corners, Hypothesis, the optimizer and the Monte Carlo replay exactly from the seed."""
+    a, b = (run(POWER.get(claim_id), "quick", seed=3) for _ in range(2))
+    for rec in (a, b):
+        rec["evidence"].pop("seconds")
+    assert a == b
+    assert a["evidence"]["stages"]["optimizer"] > 0
