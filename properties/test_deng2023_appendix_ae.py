@@ -177,14 +177,18 @@ claim_c_5_alpha = _general_claim(
 
 # ---- Definitions C.1-C.6: well-formedness ---------------------------------------------------------
 
-WELL_CONDITIONED = ("f_lin = u_lin / alpha_lin is defined iff alpha_lin != 0: rows with |alpha_lin| < 10^-3 "
-                    "sum_j |u_lin_j| are excluded (float64 cannot resolve f_lin to 1e-9 near alpha_lin = 0)")
+WELL_CONDITIONED = ("f_lin = u_lin / alpha_lin is defined iff alpha_lin != 0. Unchecked: rows with |alpha_lin| < "
+                    "10^-3 sum_{i,k,l} |(A1)_{j0,k} (QK^T)_{k,l} (A2)_{i,l}| (the magnitude of the terms summed into "
+                    "alpha_lin), where float64 cannot resolve f_lin to 1e-9 (the numpy-only model has no mpmath "
+                    "route), and rows whose terms sum to less than 1e-250 in magnitude (float64 underflows inside "
+                    "the products); this includes alpha_lin = 0, where f_lin is undefined")
 
 
 def _alpha_lin_away_from_zero(case):
-    S = _matrix_scores(case)[0]
-    size = np.abs(S).sum(axis=1)
-    return bool(np.all(size > 0) and np.all(np.abs(S.sum(axis=1)) >= 1e-3 * size))
+    """|alpha_lin_{j0}| >= 10^-3 x the magnitude of its terms, for every row j0 (WELL_CONDITIONED)."""
+    S, magnitude = _matrix_scores(case)
+    terms = magnitude.sum(axis=1)
+    return bool(np.all(terms >= 1e-250) and np.all(np.abs(S.sum(axis=1)) >= 1e-3 * terms))
 
 
 LIN_INPUTS = attention_inputs(2.0, 1.0).filter(_alpha_lin_away_from_zero)
