@@ -126,10 +126,13 @@ ERRATA = {  # what is wrong in the stated claim, and the evidence (quick profile
         "Lemma F.14 (Section F.5, Dataset 0, statements in a0) prints D1 and j0 = j3 where Lemma F.10 has j0 "
         "= j2. As printed u_lin_{j3,j3} = (1 + a1 [j2 = j3]) log n, never (1 + a0) log n (n = 10^6, a1 = 2: 3"
         " log n or log n against 1.05 log n). On D0 with j0 = j2 it is (1+a0) log n (corrected)"),
-    "deng2023/lemma-f.14/part-3": (
-        "As printed (D1, j0 = j1 = j3) with j2 = j3: f_lin = (1+a1)/(n+a1) > (1+a0)/n (n = 2, a1 -> 1: 2/3 "
-        "against 1/2; n = 10^6, a1 = 2, a0 = 0.05: 3.0e-6 against 1.05e-6). The dataset D0 alone repairs it; "
-        "the corrected claim (D0, j0 = j2, as Lemma F.10) holds: (1+a0)/(n+a0) <= (1+a0)/n"),
+    "deng2023/lemma-f.14/part-3-j2-eq-j3": (
+        "This erratum depends on a reading of Definition F.1: it exists only if the 'two special indices' j2, "
+        "j3 may coincide. As printed (D1, j0 = j1 = j3) with j2 = j3: f_lin = (1+a1)/(n+a1) > (1+a0)/n (n = 2, "
+        "a1 -> 1: 2/3 against 1/2; n = 10^6, a1 = 2, a0 = 0.05: 3.0e-6 against 1.05e-6). If j2 != j3 is "
+        "required, row j3 is a plain row, f_lin(j3, j3) = 1/n and the printed statement holds (claim "
+        "part-3-j2-ne-j3). The dataset D0 alone repairs the j2 = j3 case; the corrected claim (D0, j0 = j2, as "
+        "Lemma F.10) holds: (1+a0)/(n+a0) <= (1+a0)/n"),
     "deng2023/lemma-f.14/part-5": (
         "As printed (D1, j0 != j3): the row j0 = j2 != j3 has f_lin_{j2,j3} = (1+a1)/(n+a1) != 1/n (n = 2, a1"
         " -> 1: 2/3 against 1/2; n = 10^6, a1 = 2: 3.0e-6 against 1e-6). Rows j0 != j2 have f_lin = 1/n "
@@ -222,12 +225,13 @@ def _source(label, part):
     return f"deng2023 Appendix F, {label} {part}"
 
 
-def _entry_claim(cid, source, statement, label, quantity, where, check, notes, erratum=None):
+def _entry_claim(cid, source, statement, label, quantity, where, check, notes, erratum=None, pair=None):
     """A claim about u/f entries: check(entries, case, xp) -> Slack over the stated (j0, j1) cases
-    ``where`` = [(row condition, key condition), ...]."""
+    ``where`` = [(row condition, key condition), ...]; ``pair`` restricts j2 vs j3 (cross_case)."""
 
     @claim(cid, kind=check.kind, source=source, statement=statement,
-           domain=lambda n: cross_case(n, label), path=SIZES, interpretation=dict(EXACT, **notes), erratum=erratum)
+           domain=lambda n: cross_case(n, label, pair=pair), path=SIZES, interpretation=dict(EXACT, **notes),
+           erratum=erratum)
     def entries(case, xp):
         return check.slack(_entries(quantity(case, xp), case, where), check.rhs(case, xp), xp)
 
@@ -755,11 +759,18 @@ lemma_f14_part_2 = _entry_claim(
     "deng2023/lemma-f.14/part-2", _source("Lemma F.14", "Part 2"),
     F14 + r"j_0 \neq j_3, j_1 \neq j_3 \Rightarrow u_{\mathrm{lin}}(A,x)_{j_0,j_1} = \log n",
     1, _log_u, [("j0 != j3", "j1 != j3")], equals(LOG_N), PRINTED_D1)
-lemma_f14_part_3 = _entry_claim(
-    "deng2023/lemma-f.14/part-3", _source("Lemma F.14", "Part 3"),
-    F14 + r"j_0 = j_3, j_1 = j_3 \Rightarrow f_{\mathrm{lin}}(\mathsf{A},x)_{j_0,j_1} \le (1+a_0)/n",
-    1, _f_lin, [("j0 = j3", "j1 = j3")], at_most(_over_n(_one_plus(_a0))), PRINTED_D1,
-    erratum=Erratum("deng2023/lemma-f.14/part-3-corrected", ERRATA['deng2023/lemma-f.14/part-3']))
+F14_PAIR = ("Definition F.1 names 'two special indices' j2, j3 without saying whether they may coincide. Both "
+            "readings are checked: part-3-j2-eq-j3 (only under 'may coincide') and part-3-j2-ne-j3 (under both)")
+F14_PART_3 = F14 + r"j_0 = j_3, j_1 = j_3 \Rightarrow f_{\mathrm{lin}}(\mathsf{A},x)_{j_0,j_1} \le (1+a_0)/n"
+lemma_f14_part_3_equal = _entry_claim(
+    "deng2023/lemma-f.14/part-3-j2-eq-j3", _source("Lemma F.14", "Part 3, j2 = j3"), F14_PART_3,
+    1, _f_lin, [("j0 = j3", "j1 = j3")], at_most(_over_n(_one_plus(_a0))),
+    dict(PRINTED_D1, **{"j2 vs j3": F14_PAIR + "; this claim: j2 = j3"}), pair="equal",
+    erratum=Erratum("deng2023/lemma-f.14/part-3-corrected", ERRATA['deng2023/lemma-f.14/part-3-j2-eq-j3']))
+lemma_f14_part_3_distinct = _entry_claim(
+    "deng2023/lemma-f.14/part-3-j2-ne-j3", _source("Lemma F.14", "Part 3, j2 != j3"), F14_PART_3,
+    1, _f_lin, [("j0 = j3", "j1 = j3")], at_most(_over_n(_one_plus(_a0))),
+    dict(PRINTED_D1, **{"j2 vs j3": F14_PAIR + "; this claim: j2 != j3"}), pair="distinct")
 lemma_f14_part_3_corrected = _entry_claim(
     "deng2023/lemma-f.14/part-3-corrected", _source("Lemma F.14", "Part 3 (corrected)"),
     F14_CORRECTED + r"j_0 = j_2, j_1 = j_3 \Rightarrow f_{\mathrm{lin}}(\mathsf{A},x)_{j_0,j_1} \le (1+a_0)/n",

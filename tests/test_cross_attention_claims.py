@@ -234,3 +234,26 @@ def test_pair_case_shares_n_d_and_network(data):
     pair = data.draw(pair_case(n, beta=st.floats(0.25, 1.0), a1_max=20.0, m_rule=m_large))
     assert (pair.d0.label, pair.d1.label) == (0, 1) and pair.d0.d == pair.d1.d <= n
     assert pair.d1.a1 <= 20.0 and 2 * math.log(n / pair.delta) <= pair.m <= math.ceil(3 * math.log(n / pair.delta))
+
+
+@settings(max_examples=60, database=None)
+@given(st.sampled_from([2, 12, 360]), st.sampled_from(["equal", "distinct"]), st.data())
+def test_pair_restricts_the_special_indices(n, pair, data):
+    case = data.draw(cross_case(n, 1, pair=pair))
+    assert (case.j2 == case.j3) == (pair == "equal")
+
+
+def test_pair_rejects_unknown_readings():
+    with pytest.raises(ValueError, match="pair must be"):
+        st.lists(cross_case(12, 1, pair="same")).example()
+
+
+def test_lemma_f14_part_3_depends_on_the_reading_of_j2_j3():
+    """Lemma F.14 Part 3 as printed (D1, j0 = j1 = j3): f_lin(j3, j3) = (1+a1)/(n+a1) > (1+a0)/n when
+    j2 = j3, and 1/n <= (1+a0)/n when j2 != j3 (issue 10: both readings of Definition F.1)."""
+    n, d, a0, a1 = 12, 4, 0.05, 2.0
+    for j2, j3, expect in ((5, 5, (1 + a1) / (n + a1)), (4, 5, 1 / n)):
+        A1, A2, _ = CrossAttentionParams(n, d, a1, j2, j3, 1).dense()
+        f = dense.f_lin_matrix(A1, A2, np.eye(d))
+        assert math.isclose(f[j3, j3], expect, rel_tol=1e-12)
+        assert (f[j3, j3] <= (1 + a0) / n) == (j2 != j3)

@@ -94,9 +94,20 @@ def a1_values(a1_max: float):
 
 
 @st.composite
-def special_indices(draw, n: int) -> tuple[int, int]:
-    """(j2, j3): equal or distinct, first or last row, or anywhere (every residue of j3 mod d-1)."""
+def special_indices(draw, n: int, pair: str | None = None) -> tuple[int, int]:
+    """(j2, j3): first or last row, or anywhere (every residue of j3 mod d-1); equal or distinct
+    (pair None), or only ``pair = "equal"`` / ``"distinct"`` (distinct needs n >= 2)."""
     j3 = draw(st.one_of(st.sampled_from([0, n - 1]), st.integers(0, n - 1)))
+    if pair == "equal":
+        return j3, j3
+    if pair == "distinct":
+        if n < 2:
+            raise ValueError(f"distinct special indices need n >= 2, got n = {n}")
+        others = [j for j in (0, n - 1, j3 - 1, j3 + 1) if 0 <= j < n and j != j3]
+        j2 = draw(st.one_of(st.sampled_from(others), st.integers(0, n - 1).filter(lambda j: j != j3)))
+        return j2, j3
+    if pair is not None:
+        raise ValueError(f"pair must be None, 'equal' or 'distinct', got {pair!r}")
     j2 = draw(st.one_of(st.sampled_from([j3, 0, n - 1]), st.integers(0, n - 1)))
     return j2, j3
 
@@ -110,9 +121,9 @@ def widths(n: int, beta, min_d: int = 2, max_d: int | None = None):
     return beta.map(lambda b: width_near(n, b))
 
 
-def _dataset(draw, n: int, width: int, label: int, a1_max: float) -> CrossCase:
-    """A validated :class:`CrossCase` with d = width + 1 and drawn a0, a1, j2, j3."""
-    j2, j3 = draw(special_indices(n))
+def _dataset(draw, n: int, width: int, label: int, a1_max: float, pair: str | None = None) -> CrossCase:
+    """A validated :class:`CrossCase` with d = width + 1 and drawn a0, a1, j2, j3 (see special_indices)."""
+    j2, j3 = draw(special_indices(n, pair))
     case = CrossCase(n, width + 1, label, draw(a0_values()), draw(a1_values(a1_max)), j2, j3)
     case.params()
     return case
@@ -120,14 +131,15 @@ def _dataset(draw, n: int, width: int, label: int, a1_max: float) -> CrossCase:
 
 @st.composite
 def cross_case(draw, n: int, label: int, *, beta=None, min_d: int = 2, max_d: int | None = None, row=None,
-               a1_max: float = 1000.0, m_rule=None) -> CrossCase:
+               a1_max: float = 1000.0, m_rule=None, pair: str | None = None) -> CrossCase:
     """A :class:`CrossCase` of Definition F.1 at size n.
 
     beta: strategy of exponents, d-1 = divisor of n nearest n^beta (scaling paths); None:
     every divisor (min_d <= d <= max_d). row: condition on j0 (per-row claims). m_rule(n, delta,
-    draw) -> m; with m_rule, delta is drawn in [0.01, 0.1).
+    draw) -> m; with m_rule, delta is drawn in [0.01, 0.1). pair: j2 = j3 ("equal"), j2 != j3
+    ("distinct") or either (None).
     """
-    case = _dataset(draw, n, draw(widths(n, beta, min_d, max_d)), label, a1_max)
+    case = _dataset(draw, n, draw(widths(n, beta, min_d, max_d)), label, a1_max, pair)
     if row is not None:
         case = replace(case, j0=draw(st.sampled_from(rows_where(n, case.j2, case.j3, row))))
     if m_rule is not None:
