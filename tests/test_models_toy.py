@@ -77,3 +77,25 @@ def test_builders_never_clip():
 def test_toy_scores_are_valid_for_every_small_n(args):
     (n, label), s = args
     assert s.n == n and np.all(s.k >= 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 12).flatmap(lambda n: toy_scores(n, 1)))
+def test_adversarial_sign_vector_is_the_minimum_over_every_sign_vector(s):
+    """Lemma 4.2 Part 2's min over all 2^n sign vectors equals the closed form w - R (brute force)."""
+    import itertools
+
+    f = np.repeat(toy.f_exp_grouped(s), s.k)
+    brute = min(abs(float(np.dot(f, sig))) for sig in itertools.product((-1.0, 1.0), repeat=len(f)))
+    closed = float(toy.min_abs_signed_sum(toy.f_exp_grouped(s), s.k, np))
+    assert closed == pytest.approx(brute, rel=1e-12, abs=1e-15)
+    mp_ = MP(50)
+    mp = toy.min_abs_signed_sum(toy.f_exp_grouped(s, mp_), s.k, mp_)
+    assert float(mp) == pytest.approx(closed, rel=1e-12)
+
+
+def test_adversarial_sign_vector_needs_a_dominant_spike():
+    with pytest.raises(NotImplementedError, match="does not outweigh"):
+        toy.min_abs_signed_sum(np.array([0.3, 0.35]), np.array([1, 2]), np)
+    with pytest.raises(ValueError, match="single weight"):
+        toy.min_abs_signed_sum(np.array([0.5, 0.5]), np.array([2, 0]), np)

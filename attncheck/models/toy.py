@@ -124,3 +124,17 @@ def f_exp_grouped(s: GroupedScores, xp=F64):
 def grouped_inner(f_g, S, xp=F64):
     """<f, sigma> for signs summarised by group sums S[..., g]: sum_g f_g S_g."""
     return xp.sum(xp.asarray(S) * f_g, axis=-1)
+
+
+def min_abs_signed_sum(f_g, k, xp):
+    """min over sigma in {-1, 1}^n of |sum_i f_i sigma_i| for weights f_g repeated k_g times, when the
+    weight w of group 0 (k_0 = 1: the D1 spike of Definition 3.8) outweighs the rest R: then it is w - R,
+    attained by sigma = +1 at the spike and -1 elsewhere (|sum| >= w - |rest| >= w - R); Lemma 4.2 Part 2."""
+    if int(k[0]) != 1:
+        raise ValueError(f"group 0 must be a single weight (the spike), got multiplicity {k[0]}")
+    w = f_g[0]
+    rest = xp.sum(f_g[1:] * xp.asarray(np.asarray(k[1:], float)))
+    if float(w) < float(rest):
+        raise NotImplementedError("the spike does not outweigh the other weights: the adversarial sigma is "
+                                  "not the closed form here (a subset-sum search would be needed)")
+    return w - rest
