@@ -120,3 +120,28 @@ def fit_power_law(n, y, alpha: float = 0.05) -> PowerFit:
         return PowerFit(float(res.slope), float(res.slope), float(res.slope), n.size)
     half = _st.t.ppf(1 - alpha / 2, n.size - 2) * res.stderr
     return PowerFit(float(res.slope), float(res.slope - half), float(res.slope + half), n.size)
+
+
+def fit_binomial_power_law(n, failures, draws, alpha: float = 0.05) -> PowerFit:
+    """Fit a failure rate f = failures / draws to a * n**slope by weighted least squares on logs.
+
+    The variance of log f is the binomial one, (1 - f) / (f draws) (delta method), so the
+    normal interval of the slope is calibrated by the draws behind each point, not by the
+    scatter of a handful of points (which can be small by chance and make a flat rate look
+    significantly sloped). Needs 0 < failures < draws at 3 points or more.
+    """
+    n, k, m = (np.asarray(v, float) for v in (n, failures, draws))
+    if not (n.shape == k.shape == m.shape) or n.size < 3:
+        raise ValueError("need at least 3 (n, failures, draws) triples of equal length")
+    if np.any(n <= 0) or np.any(k <= 0) or np.any(k >= m):
+        raise ValueError("binomial power-law fit needs n > 0 and 0 < failures < draws")
+    f = k / m
+    x, z, w = np.log(n), np.log(f), f * m / (1.0 - f)
+    xm = np.sum(w * x) / np.sum(w)
+    sxx = np.sum(w * (x - xm) ** 2)
+    if sxx == 0.0:
+        raise ValueError("binomial power-law fit needs at least two distinct n")
+    slope = float(np.sum(w * (x - xm) * (z - np.sum(w * z) / np.sum(w))) / sxx)
+    half = float(_st.norm.ppf(1 - alpha / 2) / np.sqrt(sxx))
+    return PowerFit(slope, slope - half, slope + half, n.size)
+

@@ -40,6 +40,25 @@ def test_power_law_fit_recovers_exponent():
     assert fit.slope == pytest.approx(0.25)
 
 
+def test_binomial_power_law_is_calibrated_on_a_flat_rate_and_finds_a_slow_fall():
+    """A flat failure rate is called 'falling' (95% CI of the slope below 0) in about 2.5% of runs
+    whatever the scatter of the few points; a rate falling like n^-0.05 is found."""
+    rng = np.random.default_rng(0)
+    n = np.array([10, 1e2, 1e3, 1e4, 1e6, 1e9])
+    m = np.full(n.size, 2000)
+    falls = [stats.fit_binomial_power_law(n, rng.binomial(m, 0.2), m).upper < 0 for _ in range(4000)]
+    assert np.mean(falls) < 0.035
+    slow = stats.fit_binomial_power_law(n, rng.binomial(m, 0.5 * n ** -0.05), m)
+    assert slow.upper < 0 and slow.lower < -0.05 < slow.upper
+
+
+def test_binomial_power_law_rejects_degenerate_input():
+    with pytest.raises(ValueError, match="0 < failures < draws"):
+        stats.fit_binomial_power_law([10, 100, 1000], [0, 5, 5], [100, 100, 100])
+    with pytest.raises(ValueError, match="distinct n"):
+        stats.fit_binomial_power_law([10, 10, 10], [5, 5, 5], [100, 100, 100])
+
+
 def _refutation_rate(p_true, p, alpha_test, first, budget, runs, rng):
     """Vectorised replica of the engine's sequential test over many independent runs."""
     sizes = stats.looks(first, budget)

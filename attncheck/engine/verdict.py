@@ -56,23 +56,24 @@ def _asymptotic(points: list[Point]) -> tuple[Verdict, dict]:
 
 
 def failure_trend(points: list[Point]) -> dict | None:
-    """Fit the worst case's failure rate 1 - pass_rate to a power of n along the path.
+    """Fit the worst case's failure rate 1 - pass_rate to a power of n along the path,
+    weighted by the draws behind each point (:func:`stats.fit_binomial_power_law`).
 
     Returns the fit and, when it falls significantly (95% CI of the exponent below 0),
     the extrapolated n at which the failure rate reaches what the claim allows (1 - p
-    at the last point). None when fewer than 3 points have a positive failure rate.
+    at the last point). None when fewer than 3 points have a failure rate strictly between 0 and 1.
     """
-    rows = [(path_n(p.point), 1.0 - p.worst["pass_rate"], p.worst["claimed"]) for p in points
-            if p.worst and "pass_rate" in p.worst]
-    pos = [(n, f) for n, f, _ in rows if f > 0]
-    if len(pos) < 3:
+    rows = [(path_n(p.point), p.worst["draws"] - p.worst["successes"], p.worst["draws"], p.worst["claimed"])
+            for p in points if p.worst and "pass_rate" in p.worst]
+    pos = [(n, k, m) for n, k, m, _ in rows if 0 < k < m]
+    if len(pos) < 3 or len({n for n, _, _ in pos}) < 2:
         return None
-    fit = stats.fit_power_law([n for n, _ in pos], [f for _, f in pos])
-    out = {"failure_rate": [[n, f] for n, f in pos], "exponent": fit.slope, "exponent_ci95": [fit.lower, fit.upper],
-           "falls": fit.lower < 0 and fit.upper < 0}
-    allowed = 1.0 - rows[-1][2]
+    fit = stats.fit_binomial_power_law(*zip(*pos))
+    out = {"failure_rate": [[n, k / m] for n, k, m in pos], "exponent": fit.slope,
+           "exponent_ci95": [fit.lower, fit.upper], "falls": fit.lower < 0 and fit.upper < 0}
+    allowed = 1.0 - rows[-1][3]
     if out["falls"] and allowed > 0:
-        n_last, f_last = pos[-1]
+        n_last, f_last = pos[-1][0], pos[-1][1] / pos[-1][2]
         # f(n) = f_last (n / n_last)^slope reaches the allowed failure rate at:
         out["holds_from_extrapolated"] = n_last * math.exp(math.log(allowed / f_last) / fit.slope)
     return out
