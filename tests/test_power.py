@@ -39,7 +39,7 @@ def test_eventually_slow_fall_is_inconclusive_with_extrapolation():
     rec = run(POWER.get("power/eventually-slow/twin"), "quick", seed=0)
     assert rec["verdict"] == "INCONCLUSIVE"
     trend = rec["evidence"]["failure_trend"]
-    assert trend["falls"] and trend["exponent_ci95"][1] < 0
+    assert trend["falls"] and trend["exponent_ci99"][1] < 0
     assert trend["holds_from_extrapolated"] > 1e12  # beyond the path: 0.5 n^-0.05 = 0.05 at n = 1e20
     flat = run(POWER.get("power/eventually-slow/false"), "quick", seed=0)
     assert flat["verdict"] == "REFUTED" and not flat["evidence"].get("failure_trend", {}).get("falls", False)

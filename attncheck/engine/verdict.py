@@ -55,11 +55,16 @@ def _asymptotic(points: list[Point]) -> tuple[Verdict, dict]:
     return Verdict.HOLDS, ev
 
 
+#: level of the "failure rate falls" test of eventually-claims (two-sided interval of the exponent)
+TREND_ALPHA = 0.01
+
+
 def failure_trend(points: list[Point]) -> dict | None:
     """Fit the worst case's failure rate 1 - pass_rate to a power of n along the path,
     weighted by the draws behind each point (:func:`stats.fit_binomial_power_law`).
 
-    Returns the fit and, when it falls significantly (95% CI of the exponent below 0),
+    Returns the fit and, when it falls significantly (99% CI of the exponent below 0: a chance
+    fall of a flat rate would spare a false claim, so the level is the suite's alpha = 0.01),
     the extrapolated n at which the failure rate reaches what the claim allows (1 - p
     at the last point). None when fewer than 3 points have a failure rate strictly between 0 and 1.
     """
@@ -68,9 +73,9 @@ def failure_trend(points: list[Point]) -> dict | None:
     pos = [(n, k, m) for n, k, m, _ in rows if 0 < k < m]
     if len(pos) < 3 or len({n for n, _, _ in pos}) < 2:
         return None
-    fit = stats.fit_binomial_power_law(*zip(*pos))
+    fit = stats.fit_binomial_power_law(*zip(*pos), alpha=TREND_ALPHA)
     out = {"failure_rate": [[n, k / m] for n, k, m in pos], "exponent": fit.slope,
-           "exponent_ci95": [fit.lower, fit.upper], "falls": fit.lower < 0 and fit.upper < 0}
+           "exponent_ci99": [fit.lower, fit.upper], "falls": fit.lower < 0 and fit.upper < 0}
     allowed = 1.0 - rows[-1][3]
     if out["falls"] and allowed > 0:
         n_last, f_last = pos[-1][0], pos[-1][1] / pos[-1][2]
