@@ -38,8 +38,15 @@ def dual_exponent(p: float) -> float:
 
 
 def lp_norm(W, p, xp=F64):
-    """Entrywise ell_p norm ||W||_p = (sum_jk |W_jk|^p)^(1/p) over all entries (CODE: pnorm of the flattened W)."""
-    return xp.sum(xp.abs(xp.asarray(W)) ** p) ** (1.0 / p)
+    """Entrywise ell_p norm ||W||_p = (sum_jk |W_jk|^p)^(1/p) over all entries (CODE: pnorm of the flattened W).
+
+    Scaled by max |W_jk| first, so large p neither overflows nor underflows.
+    """
+    a = xp.abs(xp.asarray(W))
+    top = np.max(a)
+    if top == 0:
+        return 0.0 * top
+    return top * xp.sum((a / top) ** p) ** (1.0 / p)
 
 
 def psi(W, p, xp=F64):
