@@ -42,28 +42,29 @@ def lp_norm(W, p, xp=F64):
 
     Scaled by max |W_jk| first, so large p neither overflows nor underflows.
     """
-    a = xp.abs(xp.asarray(W))
+    a, p = xp.abs(xp.asarray(W)), xp.asarray(p)
     top = np.max(a)
     if top == 0:
         return 0.0 * top
-    return top * xp.sum((a / top) ** p) ** (1.0 / p)
+    return top * xp.sum((a / top) ** p) ** (1 / p)
 
 
 def psi(W, p, xp=F64):
     """Definition 1: psi(W) = ||W||_p^p / p."""
+    p = xp.asarray(p)
     return xp.sum(xp.abs(xp.asarray(W)) ** p) / p
 
 
 def mirror_map(W, p, xp=F64):
     """grad psi(W) = sign(W) |W|^(p-1) (entrywise)."""
-    W = xp.asarray(W)
-    return _sign(W, xp) * xp.abs(W) ** (p - 1.0)
+    W, p = xp.asarray(W), xp.asarray(p)
+    return _sign(W, xp) * xp.abs(W) ** (p - 1)
 
 
 def inverse_mirror_map(theta, p, xp=F64):
     """(grad psi)^(-1)(theta) = sign(theta) |theta|^(1/(p-1)) (Section 1.4's entrywise closed form)."""
-    theta = xp.asarray(theta)
-    return _sign(theta, xp) * xp.abs(theta) ** (1.0 / (p - 1.0))
+    theta, p = xp.asarray(theta), xp.asarray(p)
+    return _sign(theta, xp) * xp.abs(theta) ** (1 / (p - 1))
 
 
 #: below this |x - y| / |y| the scalar Bregman term is summed as a power series
@@ -78,7 +79,7 @@ def bregman_terms(x, y, p, xp=F64):
     evaluated as |y|^p/p * sum_{k>=2} binom(p, k) u^k (the Taylor series of (1+u)^p - 1 - p u),
     so no difference of nearly equal numbers is formed; mpmath takes the direct formula.
     """
-    x, y = xp.asarray(x), xp.asarray(y)
+    x, y, p = xp.asarray(x), xp.asarray(y), xp.asarray(p)
     direct = xp.abs(x) ** p / p - xp.abs(y) ** p / p - mirror_map(y, p, xp) * (x - y)
     if xp is not F64:
         return direct
@@ -95,6 +96,12 @@ def bregman_terms(x, y, p, xp=F64):
             series = series + coef * power
         power = power * us
     return np.where(small, np.abs(y) ** p / p * series, direct)
+
+
+def bregman_scale(W, V, p, xp=F64):
+    """Magnitude of the terms of the direct formula of D_psi(W, V): the rounding scale of any slack built on it."""
+    W, V, p = xp.asarray(W), xp.asarray(V), xp.asarray(p)
+    return xp.sum(xp.abs(W) ** p / p + xp.abs(V) ** p / p + xp.abs(V) ** (p - 1) * xp.abs(W - V))
 
 
 def bregman(W, V, p, xp=F64):
@@ -114,8 +121,9 @@ def directional_bregman(W_mm, W, p, xp=F64):
 
 
 def directional_bregman_correlation(W_mm, W, p, xp=F64):
-    """1 - <grad psi(W), W_mm/||W_mm||_p> / ||W||_p^(p-1): equal to :func:`directional_bregman` (Section 1.3)."""
-    return 1.0 - xp.sum(mirror_map(W, p, xp) * normalize(W_mm, p, xp)) / lp_norm(W, p, xp) ** (p - 1.0)
+    """1 - <grad psi(W), W_mm/||W_mm||_p> / ||W||_p^(p-1) (Section 1.3), evaluated as 1 - <grad psi(W/||W||_p), .>
+    (degree p-1 homogeneity of grad psi; no underflow at tiny ||W||)."""
+    return 1.0 - xp.sum(mirror_map(normalize(W, p, xp), p, xp) * normalize(W_mm, p, xp))
 
 
 # ---- the attention classifier and its loss (Section 1.1, Lemmas 16-18) -------------------
