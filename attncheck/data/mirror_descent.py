@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -54,3 +55,9 @@ def joint_toy() -> AttData:
     X = np.array([[[-2.7, 1.2], [1.4, 2.1], [1.3, -0.1]],
                   [[0.4, -2.2], [-1.1, -0.4], [0.9, 0.1]]])
     return AttData(X, X[:, 0, :].copy(), np.array([1.0, -1.0]), np.zeros(2))
+
+
+@lru_cache(maxsize=None)
+def section_4_1(seed: int, n: int = 6, T: int = 8, d: int = 10) -> AttData:
+    """The Section 4.1 dataset (n = 6, T = 8, d = 10 unless given) drawn from seed, cached."""
+    return synthetic(n, T, d, np.random.default_rng(np.random.SeedSequence([seed, 41])))

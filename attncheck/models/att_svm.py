@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from scipy.optimize import minimize
 
-from .mirror_descent import dual_exponent, inverse_mirror_map, lp_norm, mirror_map, psi
+from .mirror_descent import dual_exponent, gammas, inverse_mirror_map, lp_norm, psi
 
 
 class AttConstraints:
@@ -180,8 +181,6 @@ def decoder_svm(data, alpha, p) -> SVMSolution:
 
 def optimal_tokens(data, v=None):
     """alpha_i = argmax_t gamma_it (globally optimal, hence locally optimal when the max is unique)."""
-    from .mirror_descent import gammas
-
     return np.argmax(gammas(data, v), axis=1)
 
 
@@ -223,18 +222,14 @@ class ConeGeometry:
         return base * self.m ** (1.0 / p - 0.5) * np.sqrt(2.0 * mu / (p - 1.0))
 
     def locally_optimal(self) -> bool:
-        from .mirror_descent import gammas
-
         g = gammas(self.data)
         n = len(g)
         top = g[np.arange(n), self.alpha][:, None]
         return bool(np.all((top > g)[self.support]))
 
 
-def cone_geometry(data, alpha, p, tol=1e-6) -> ConeGeometry:
+def cone_geometry(data, alpha, p, tol=1e-9) -> ConeGeometry:
     """Solve ell_p-AttSVM for alpha and derive T_i, bar T_i, nu_alpha, A_q and Gamma (Sections 1.6-1.7)."""
-    from .mirror_descent import gammas
-
     cons = AttConstraints(data, alpha)
     sol = solve_min_norm(cons, p)
     full = np.full(cons.mask.shape, np.nan)
@@ -253,5 +248,37 @@ def cone_geometry(data, alpha, p, tol=1e-6) -> ConeGeometry:
     return ConeGeometry(data, np.asarray(alpha), p, sol, support, non_support, nu, A_q, Gamma)
 
 
-__all__ = ["AttConstraints", "DenseConstraints", "SVMSolution", "solve_min_norm", "att_svm", "decoder_svm",
-           "optimal_tokens", "ConeGeometry", "cone_geometry", "mirror_map"]
+
+
+@lru_cache(maxsize=None)
+def reference_geometry(seed: int, p: float) -> ConeGeometry:
+    """Cone geometry of the Section 4.1 dataset ``section_4_1(seed)`` with alpha_i = argmax_t gamma_it, cached."""
+    from ..data.mirror_descent import section_4_1
+
+    data = section_4_1(seed)
+    return cone_geometry(data, optimal_tokens(data), p)
+
+
+def cone_direction(geom: ConeGeometry, u: float, E: np.ndarray, iters: int = 200) -> np.ndarray:
+    """A unit direction bar W = normalize(bar W_mm + r E) with D_psi(bar W_mm, bar W) = u mu(alpha) (u in [0, 1]).
+
+    r is found by bisection, so the point lies in the cone C_{p, mu(alpha), R} (Section 1.7) by construction,
+    on its boundary at u = 1.
+    """
+    from .mirror_descent import directional_bregman, normalize
+
+    p, Wbar = geom.p, normalize(geom.W_mm, geom.p)
+    target = u * geom.mu_alpha()
+    if target <= 0:
+        return Wbar
+    E = E / lp_norm(E, p)
+    D = lambda r: directional_bregman(Wbar, Wbar + r * E, p)  # noqa: E731
+    lo, hi = 0.0, 1e-8
+    while D(hi) < target:
+        lo, hi = hi, 2 * hi
+    for _ in range(iters):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if D(mid) < target else (lo, mid)
+        if hi - lo <= 1e-17 * hi:
+            break
+    return normalize(Wbar + lo * E, p)

@@ -30,11 +30,12 @@ def _sign(a, xp=F64):
     return xp.where(pos, 1.0, 0.0) - xp.where(neg, 1.0, 0.0)
 
 
-def dual_exponent(p: float) -> float:
-    """q = p / (p - 1), the Hoelder dual of p > 1."""
+def dual_exponent(p, xp=F64):
+    """q = p / (p - 1), the Hoelder dual of p > 1 (in the backend's precision)."""
     if not p > 1:
         raise ValueError(f"p must be > 1, got {p}")
-    return p / (p - 1.0)
+    p = xp.asarray(p)
+    return p / (p - 1)
 
 
 def lp_norm(W, p, xp=F64):
@@ -255,7 +256,7 @@ EPS = float(np.finfo(float).eps)
 def md_step(W, G, eta, p, normalized=False, xp=F64):
     """One mirror-descent step grad psi(W+) = grad psi(W) - eta G; normalized: G / (||G||_q + eps)."""
     if normalized:
-        G = xp.asarray(G) / (lp_norm(G, dual_exponent(p), xp) + EPS)
+        G = xp.asarray(G) / (lp_norm(G, dual_exponent(p, xp), xp) + EPS)
     return inverse_mirror_map(mirror_map(W, p, xp) - eta * xp.asarray(G), p, xp)
 
 
