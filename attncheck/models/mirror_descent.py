@@ -257,7 +257,9 @@ def md_step(W, G, eta, p, normalized=False, xp=F64):
     """One mirror-descent step grad psi(W+) = grad psi(W) - eta G; normalized: G / (||G||_q + eps)."""
     if normalized:
         G = xp.asarray(G) / (lp_norm(G, dual_exponent(p, xp), xp) + EPS)
-    return inverse_mirror_map(mirror_map(W, p, xp) - eta * xp.asarray(G), p, xp)
+    G, W = xp.asarray(G), xp.asarray(W)
+    moved = inverse_mirror_map(mirror_map(W, p, xp) - eta * G, p, xp)
+    return xp.where(np.asarray(G == 0, dtype=bool), W, moved)  # exact where the gradient entry is 0
 
 
 def attgd(data, W0, p, eta, steps, normalized=False, every=1):
