@@ -27,6 +27,7 @@ class _F64:
 
     name = "float64"
     exp, log, log1p, sqrt, abs = np.exp, np.log, np.log1p, np.sqrt, np.abs
+    expm1 = np.expm1
     maximum, minimum = np.maximum, np.minimum
     where = staticmethod(np.where)
 
@@ -63,6 +64,7 @@ class MP:
 
     name = "mpmath"
     exp, log, log1p, sqrt = _ufunc(mpmath.exp), _ufunc(mpmath.log), _ufunc(mpmath.log1p), _ufunc(mpmath.sqrt)
+    expm1 = _ufunc(mpmath.expm1)
     abs = _ufunc(abs)
     _max = np.frompyfunc(lambda a, b: a if a >= b else b, 2, 1)
     _min = np.frompyfunc(lambda a, b: a if a <= b else b, 2, 1)

@@ -1,0 +1,148 @@
+"""julistiono2024 models: closed forms against torch autograd, mpmath and independent solvers."""
+import mpmath
+import numpy as np
+import pytest
+import torch
+from scipy.optimize import minimize
+
+from attncheck.data.mirror_descent import AttData, joint_toy, synthetic
+from attncheck.devices import torch_device
+from attncheck.models import att_svm as svm
+from attncheck.models import mirror_descent as md
+from attncheck.precision import MP
+
+
+@pytest.fixture(scope="module")
+def data():
+    return synthetic(6, 8, 10, np.random.default_rng(3))
+
+
+def _torch_loss(data, W, v):
+    dev = torch_device()
+    X = torch.tensor(data.X, device=dev)
+    z = torch.tensor(data.z, device=dev)
+    Y = torch.tensor(data.Y, device=dev)
+    h = torch.einsum("itd,de,ie->it", X, W, z)
+    s = torch.softmax(h, dim=-1)
+    out = Y * torch.einsum("it,itd,d->i", s, X, v)
+    return torch.nn.functional.softplus(-out).mean()
+
+
+@pytest.mark.parametrize("scale", [0.1, 1.0, 5.0])
+def test_gradients_match_torch_autograd(data, scale):
+    rng = np.random.default_rng(0)
+    W0, v0 = scale * rng.standard_normal((10, 10)), rng.standard_normal(10)
+    dev = torch_device()
+    W = torch.tensor(W0, device=dev, requires_grad=True)
+    v = torch.tensor(v0, device=dev, requires_grad=True)
+    L = _torch_loss(data, W, v)
+    L.backward()
+    assert np.isclose(md.loss(data, W0, v0), L.item(), rtol=1e-13)
+    for ours in (md.grad(data, W0, v0), md.grad_dense(data, W0, v0)):
+        assert np.allclose(ours, W.grad.cpu().numpy(), rtol=1e-10, atol=1e-15)
+    assert np.allclose(md.grad_v(data, W0, v0), v.grad.cpu().numpy(), rtol=1e-10, atol=1e-15)
+    V = rng.standard_normal((10, 10))
+    assert np.isclose(md.grad_inner(data, W0, V, v0), np.sum(W.grad.cpu().numpy() * V), rtol=1e-10)
+
+
+def test_pairwise_gradient_keeps_its_sign_where_the_dense_form_cancels(data):
+    alpha = svm.optimal_tokens(data)
+    W_mm = svm.att_svm(data, alpha, 2.0).w
+    W = 40.0 * W_mm  # softmax weights ~ e^-40: the dense S'(h) gamma cancels
+    with mpmath.workdps(60):
+        exact = md.grad_inner(data, W, W_mm, xp=MP(60))
+    ours = md.grad_inner(data, W, W_mm)
+    assert exact < 0 and ours < 0
+    assert abs(ours - float(exact)) <= 1e-12 * abs(float(exact))
+    assert abs(np.sum(md.grad(data, W) * W_mm) - float(exact)) <= 1e-8 * abs(float(exact))
+
+
+def test_bregman_termwise_series_matches_mpmath():
+    rng = np.random.default_rng(1)
+    for p in (1.1, 1.75, 2.0, 3.0, 7.5):
+        y = rng.standard_normal(50) * 10 ** rng.uniform(-3, 3, 50)
+        x = y * (1 + 10 ** rng.uniform(-12, -1, 50) * rng.choice([-1, 1], 50))
+        ours = md.bregman_terms(x, y, p)
+        with mpmath.workdps(80):
+            ref = md.bregman_terms(x, y, p, MP(80))
+        assert np.all(ours >= 0)
+        assert np.allclose(ours, ref.astype(float), rtol=1e-9, atol=0)
+
+
+def test_directional_bregman_identity_and_mirror_maps():
+    rng = np.random.default_rng(2)
+    for p in (1.3, 2.0, 3.5):
+        W, V = rng.standard_normal((4, 4)), rng.standard_normal((4, 4))
+        assert np.isclose(md.directional_bregman(V, W, p), md.directional_bregman_correlation(V, W, p), rtol=1e-10)
+        assert np.allclose(md.inverse_mirror_map(md.mirror_map(W, p), p), W, rtol=1e-12)
+        q = md.dual_exponent(p)
+        assert np.isclose(md.lp_norm(md.mirror_map(W, p), q), md.lp_norm(W, p) ** (p - 1), rtol=1e-12)
+        assert np.isclose(md.lp_norm(W, p), np.linalg.norm(W.ravel(), p), rtol=1e-13)
+
+
+def test_md_step_is_gd_at_p_2_and_normalized_step_has_unit_dual_norm(data):
+    rng = np.random.default_rng(4)
+    W = rng.standard_normal((10, 10))
+    G = md.grad(data, W)
+    assert np.allclose(md.md_step(W, G, 0.3, 2.0), W - 0.3 * G, rtol=1e-14)
+    p = 3.0
+    W1 = md.md_step(W, G, 0.1, p, normalized=True)
+    step = md.mirror_map(W, p) - md.mirror_map(W1, p)
+    assert np.isclose(md.lp_norm(step, md.dual_exponent(p)), 0.1, rtol=1e-10)
+
+
+def _slsqp(cons, p, shape):
+    """Independent primal solve: SLSQP on min ||w||_p^p / p s.t. A w >= 1."""
+    D = int(np.prod(shape))
+    A = cons.gram_rows(np.arange(cons.m))
+    res = minimize(lambda w: np.sum(np.abs(w) ** p) / p, np.linalg.lstsq(A, np.ones(cons.m), rcond=None)[0],
+                   jac=lambda w: np.sign(w) * np.abs(w) ** (p - 1), method="SLSQP",
+                   constraints=[{"type": "ineq", "fun": lambda w: A @ w - 1.0, "jac": lambda w: A}],
+                   options={"ftol": 1e-15, "maxiter": 2000})
+    assert res.success, res.message
+    return res.x.reshape(shape)
+
+
+@pytest.mark.parametrize("p", [2.0, 1.5, 3.0])
+def test_att_svm_agrees_with_slsqp_and_certifies_itself(p):
+    data = synthetic(3, 4, 4, np.random.default_rng(5))
+    alpha = svm.optimal_tokens(data)
+    cons = svm.AttConstraints(data, alpha)
+    sol = svm.solve_min_norm(cons, p)
+    assert sol.kkt <= 1e-8 and 0 <= sol.gap <= 1e-8
+    ref = _slsqp(cons, p, (4, 4))
+    assert np.isclose(sol.norm, md.lp_norm(ref, p), rtol=1e-6)
+    assert np.allclose(sol.w, ref, atol=1e-4 * np.max(np.abs(ref)))
+
+
+def test_att_svm_p2_is_the_qp_solution_by_active_set_equations():
+    """p = 2: the QP solution is W = A_S^T (A_S A_S^T)^{-1} 1 on the support set (an exact linear solve)."""
+    data = synthetic(6, 8, 10, np.random.default_rng(6))
+    cons = svm.AttConstraints(data, svm.optimal_tokens(data))
+    sol = svm.solve_min_norm(cons, 2.0)
+    S = np.flatnonzero(sol.supports(1e-7))
+    A_S = cons.gram_rows(S)
+    lam_S = np.linalg.solve(A_S @ A_S.T, np.ones(S.size))
+    assert np.all(lam_S > 0)  # dual feasible
+    W_qp = (A_S.T @ lam_S).reshape(10, 10)
+    assert np.all(cons.apply(W_qp) >= 1 - 1e-10)  # primal feasible: (W_qp, lam_S) satisfies the KKT system
+    assert np.allclose(sol.w, W_qp, atol=1e-9)
+
+
+def test_decoder_svm_and_joint_toy():
+    data = joint_toy()
+    alpha = np.array([0, 0])
+    sol = svm.decoder_svm(data, alpha, 2.0)
+    A = data.Y[:, None] * data.X[np.arange(2), alpha]
+    assert np.all(A @ sol.w >= 1 - 1e-9) and sol.kkt <= 1e-8
+    with pytest.raises(ValueError):
+        AttData(data.X, data.z, np.array([1.0, 0.0]), data.v)
+
+
+def test_cone_geometry_on_the_section_4_1_data(data):
+    for p in (1.75, 2.0, 3.0):
+        g = svm.cone_geometry(data, svm.optimal_tokens(data), p)
+        assert g.locally_optimal()
+        assert g.nu > 0 and g.support.any()
+        mu = g.mu_alpha()
+        assert 0 < mu and np.isclose(g.eps_mu(mu), g.nu / 4, rtol=1e-9)
