@@ -78,7 +78,7 @@ def pytest_configure(config):
     if out:
         try:  # before any claim runs: an output that cannot be written is a usage error (exit 4)
             stage = _Staged(out) if config.getoption("attncheck_staged") else \
-                staging.Staging(out, replace=config.getoption("attncheck_replace"))
+                staging.Staging(out, replace=config.getoption("attncheck_replace"), flag="--attncheck-replace")
         except staging.OutputError as e:
             raise pytest.UsageError(f"attncheck: {e}") from None
         config.attncheck_figures = str(stage.path / "figures")

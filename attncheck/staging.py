@@ -78,9 +78,9 @@ def refusal(dest, status: Status, ids: set[str]) -> str | None:
 class Staging:
     """A temporary report directory beside ``dest``, moved into place by :meth:`commit`."""
 
-    def __init__(self, dest, replace: bool = False, copy_from_dest: bool = False):
+    def __init__(self, dest, replace: bool = False, copy_from_dest: bool = False, flag: str = "--replace"):
         self.dest = Path(dest)
-        self.replace = replace
+        self.replace, self.flag = replace, flag
         parent = self.dest.parent
         try:
             if parent.exists() and not parent.is_dir():
@@ -114,7 +114,7 @@ class Staging:
         swap(self.path, target)
         if why:
             return target, (f"{self.dest} holds a complete report and {why}: kept it, wrote this one to {target} "
-                            f"(pass the replace flag to replace it)")
+                            f"(pass {self.flag} to replace it)")
         state = "complete" if status.complete else f"PARTIAL: {status.reason}"
         return target, f"report written to {target} ({state})"
 
