@@ -262,6 +262,7 @@ class _Controller:
         opt = self.config.getoption
         meta = {"profile": opt("attncheck_profile"), "seed": opt("attncheck_seed"), "scale": opt("attncheck_scale"),
                 "workers": opt("numprocesses", None), "run": status.to_json()}
+        t0 = time.perf_counter()
         try:
             report.write(self.stage.path, list(self.records.values()), meta,
                          keep_experiments_from=None if opt("attncheck_staged") else opt("attncheck_report"))
@@ -273,7 +274,7 @@ class _Controller:
             self.lines.append(f"attncheck: interrupted while writing the report; {opt('attncheck_report')} "
                               "left as it was")
             return
-        self.lines.append(f"attncheck: {line}")
+        self.lines.append(f"attncheck: {line}; report phase {time.perf_counter() - t0:.1f} s")
 
     def pytest_terminal_summary(self, terminalreporter):
         tr = terminalreporter

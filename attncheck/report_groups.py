@@ -45,6 +45,12 @@ def label_title(label: str) -> str:
     head = {"eq": "Eq."}.get(head, head.capitalize())
     return f"{head} {num.upper()}" if num else head
 
+def claim_title(rec: dict) -> str:
+    """Theorem 1.1 (part main omitted), Theorem 6.2 part-1-corrected."""
+    title = label_title(rec["label"])
+    return title if rec["part"] == "main" else f"{title} {rec['part']}"
+
+
 _SOURCE_SECTION = re.compile(r"\b(Section|Appendix)\s+([A-Z0-9]+)")
 
 def section(rec: dict) -> str:

@@ -219,7 +219,7 @@ def index_page(doc: dict, exps: dict | None) -> str:
     rows = []
     for paper, recs in papers.items():
         c = g.counts(recs)
-        mains = "<br>".join(f"<a href='{paper}.html#{e(r['id'])}'>{e(g.label_title(r['label']))}</a>: {_verdict(r)}"
+        mains = "<br>".join(f"<a href='{paper}.html#{e(r['id'])}'>{e(g.claim_title(r))}</a>: {_verdict(r)}"
                             for r in recs if g.is_main_theorem(r))
         fams = g.errata_families(recs)
         errata = f"<a href='{paper}.html#errata'>{len(fams)} lemmas</a>" if fams else "none"
@@ -229,7 +229,8 @@ def index_page(doc: dict, exps: dict | None) -> str:
                     + f"<td>{mains or '-'}</td><td>{errata}</td></tr>")
     head = "".join(f"<th>{e(k)}</th>" for k in ("paper", "claims", *g.COLUMNS, "main-text theorems", "errata"))
     exp_rows = "".join(
-        f"<li><a href='{x['id'].split('-')[0]}.html#experiment/{e(x['id'])}'>{e(x['title'])}</a>: agreement "
+        f"<li><a href='{x['id'].split('-')[0]}.html#experiment/{e(x['id'])}'>{e(x['title'])}</a>: agreement with the "
+        "paper: "
         f"{e((x.get('verdict') or {}).get('agreement', 'not assessed'))}</li>"
         for x in (exps or {}).get("experiments", []))
     body = ["<nav><a href='summary.md'>summary.md</a> · <a href='results.json'>results.json</a></nav>",

@@ -31,8 +31,7 @@ def summary(doc: dict, exps: dict | None) -> str:
              "| --- | --- | " + " | ".join("---" for _ in g.COLUMNS) + " | --- |"]
     for paper, recs in papers.items():
         c = g.counts(recs)
-        mains = ", ".join(f"{g.label_title(r['label'])} {r['part']}: {verdict_label(r)}" if r["part"] != "main"
-                          else f"{g.label_title(r['label'])}: {verdict_label(r)}" for r in recs if g.is_main_theorem(r))
+        mains = ", ".join(f"{g.claim_title(r)}: {verdict_label(r)}" for r in recs if g.is_main_theorem(r))
         lines.append(f"| [{paper}]({paper}.html) | {len(recs)} | " + " | ".join(str(c[k] or "") for k in g.COLUMNS)
                      + f" | {mains or '-'} |")
     lines += ["", "A probabilistic HOLDS is *confirmed* when every case's one-sided 95% lower bound reaches the "
