@@ -178,6 +178,16 @@ def _validate(c: Claim) -> None:
                 raise ValueError(f"claim {c.id}: path {prof!r} needs >= 3 points to fit a trend")
 
 
+def _origin(c: Claim) -> tuple[str, str]:
+    code = getattr(c.evaluate, "__code__", None)
+    return (code.co_filename if code else c.evaluate.__module__), c.evaluate.__qualname__
+
+
+def _where(c: Claim) -> str:
+    code = getattr(c.evaluate, "__code__", None)
+    return f"{code.co_filename}:{code.co_firstlineno} ({c.evaluate.__qualname__})" if code else c.evaluate.__module__
+
+
 class Registry:
     """Claims by id. Registering the same id twice with different claims is an error."""
 
@@ -185,9 +195,10 @@ class Registry:
         self._claims: dict[str, Claim] = {}
 
     def add(self, c: Claim) -> Claim:
+        """Register ``c``; the same file imported again (pytest, then the CLI) may re-register it."""
         old = self._claims.get(c.id)
-        if old is not None and old.evaluate.__qualname__ != c.evaluate.__qualname__:
-            raise ValueError(f"claim id {c.id!r} is registered twice")
+        if old is not None and _origin(old) != _origin(c):
+            raise ValueError(f"claim id {c.id!r} is defined twice: in {_where(old)} and in {_where(c)}")
         self._claims[c.id] = c
         return c
 

@@ -7,21 +7,27 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
-from . import engine, report
+from . import engine, report, staging
 from .claims import REGISTRY
 from .profiles import PROFILES, get_profile
 from .pytest_plugin import _scale, _seed
+from .replay import REPO, default_properties
 
-REPO = Path(__file__).resolve().parent.parent
+#: exit statuses: 0 every claim holds, 1 a claim is refuted (or ERROR), 2 usage or input
+#: error (bad arguments, a claims file that does not load, an output that cannot be written),
+#: 130 interrupted
+USAGE, INTERRUPTED = 2, 130
+
+LOOKED_IN: list[Path] = []  # where the claims were loaded from (for "no claim" messages)
 
 
-def default_properties() -> Path:
-    """./properties if present, else the properties/ folder beside the installed package."""
-    here = Path.cwd() / "properties"
-    return here if here.is_dir() else REPO / "properties"
+def fail(message: str, status: int = USAGE):
+    print(f"attncheck: {message}", file=sys.stderr)
+    raise SystemExit(status)
 
 
 def load(paths: list[str] | None) -> None:
@@ -29,7 +35,8 @@ def load(paths: list[str] | None) -> None:
     targets = [Path(p) for p in paths] if paths else [default_properties()]
     for target in targets:
         if not target.exists():
-            raise SystemExit(f"attncheck: no such claims file or folder: {target}")
+            fail(f"no such claims file or folder: {target}")
+        LOOKED_IN.append(target)
         files = sorted(target.glob("*.py")) if target.is_dir() else [target]
         for f in files:
             if f.name in ("__init__.py", "conftest.py"):
@@ -40,13 +47,26 @@ def load(paths: list[str] | None) -> None:
             spec = importlib.util.spec_from_file_location(name, f)
             module = importlib.util.module_from_spec(spec)
             sys.modules[name] = module
-            spec.loader.exec_module(module)
+            try:
+                spec.loader.exec_module(module)
+            except SyntaxError as e:
+                fail(f"cannot load claims file {f}: syntax error at line {e.lineno}: {e.msg}")
+            except Exception as e:  # a claims file that does not import is an input error, not a crash
+                fail(f"cannot load claims file {f}: {type(e).__name__}: {e}")
+
+
+def _looked_in() -> str:
+    return ", ".join(str(p) for p in LOOKED_IN) or str(default_properties())
 
 
 def cmd_list(args) -> int:
     load(args.claims)
     claims = [c for c in REGISTRY if not args.paper or c.paper == args.paper]
-    w = max((len(c.id) for c in claims), default=5)
+    if not claims:
+        papers = sorted({c.paper for c in REGISTRY})
+        fail(f"no claims{f' of paper {args.paper!r}' if args.paper else ''} in {_looked_in()}"
+             + (f"; papers there: {', '.join(papers)}" if papers else ""))
+    w = max(len(c.id) for c in claims)
     for c in claims:
         print(f"{c.id:<{w}}  {c.kind.value:<13}  {c.source}")
     print(f"{len(claims)} claims")
@@ -56,15 +76,21 @@ def cmd_list(args) -> int:
 def _progress(claim, pt) -> None:
     where = f"n = {pt.point}" if pt.point is not None else "domain"
     state = "refuted" if pt.refuted else "ok"
-    print(f"  {claim.id}: {where}: {pt.cases} cases, {pt.samples} draws: {state}", flush=True)
+    draws = f", {pt.samples} draws" if pt.samples else ""
+    print(f"  {claim.id}: {where}: {pt.cases} cases{draws}: {state}", flush=True)
 
 
 def cmd_check(args) -> int:
+    if args.json:
+        try:
+            staging.check_writable_file(args.json)
+        except staging.OutputError as e:
+            fail(str(e))
     load(args.claims)
-    try:
-        c = REGISTRY.get(args.claim_id)
-    except KeyError as e:
-        raise SystemExit(f"attncheck: {e.args[0]}") from None
+    if args.claim_id not in REGISTRY:
+        fail(f"no claim with id {args.claim_id!r} among the {len(REGISTRY)} claims in {_looked_in()}; "
+             "pass --claims FILE for claims elsewhere, see `attncheck list`")
+    c = REGISTRY.get(args.claim_id)
     seed = int.from_bytes(os.urandom(4), "little") & 0x7FFFFFFF if args.fresh else args.seed
     n_random = sum(x.kind.random for x in REGISTRY) or 1
     print(f"checking {c.id} ({c.kind.value}), profile {args.profile}, seed {seed}", flush=True)
@@ -83,33 +109,65 @@ def _pytest_cmd(profile: str, out: str, workers: str, claims: list[str] | None, 
     targets = claims or [str(default_properties())]
     return [sys.executable, "-m", "pytest", "-n", workers, *targets, "-q", "-p", "no:cacheprovider",
             f"--attncheck-profile={profile}", f"--attncheck-seed={seed}", f"--attncheck-scale={scale}",
-            f"--attncheck-report={out}"]
+            f"--attncheck-report={out}", "--attncheck-staged"]
 
 
 def cmd_report(args) -> int:
     t0 = time.perf_counter()
-    cmd = _pytest_cmd(args.profile, args.out, args.workers, args.claims, args.seed, args.scale)
-    print("running:", " ".join(cmd), flush=True)
-    rc = subprocess.call(cmd)
-    if rc not in (0, 1):
-        print(f"attncheck: pytest exited with status {rc}; report not completed", file=sys.stderr)
-        return rc
-    if not args.skip_experiments:
-        from . import experiments
+    try:
+        stage = staging.Staging(args.out, replace=args.replace)
+    except staging.OutputError as e:
+        fail(str(e))
+    try:
+        cmd = _pytest_cmd(args.profile, str(stage.path), args.workers, args.claims, args.seed, args.scale)
+        print("running:", " ".join(cmd), flush=True)
+        rc = subprocess.call(cmd)
+        run_file = stage.path / "RUN"
+        if rc not in (0, 1) or not run_file.is_file():
+            stage.abandon()
+            fail(f"pytest exited with status {rc}; {args.out} left as it was", rc if rc else 1)
+        status = json.loads(run_file.read_text())
+        run_file.unlink()
+        if args.skip_experiments:
+            report.keep_experiments(args.out, stage.path)
+        else:
+            from . import experiments
 
-        experiments.run_all(args.profile, args.out, args.seed, progress=lambda m: print(m, flush=True))
-    summary = report.write_summary(args.out)
-    print(f"report: {summary} ({time.perf_counter() - t0:.0f} s)")
+            experiments.run_all(args.profile, stage.path, args.seed, progress=lambda m: print(m, flush=True))
+        report.write_summary(stage.path)
+        doc = json.loads((stage.path / "results.json").read_text())
+        where, line = stage.commit(staging.Status(status["complete"], status["reason"] or "", len(doc["claims"]),
+                                                  args.profile), {c["id"] for c in doc["claims"]})
+    except KeyboardInterrupt:
+        stage.abandon()
+        fail(f"interrupted; {args.out} left as it was", INTERRUPTED)
+    print(f"attncheck: {line} ({time.perf_counter() - t0:.0f} s)")
     return rc
 
 
 def cmd_experiments(args) -> int:
     from . import experiments
 
-    path = experiments.run_all(args.profile, args.out, args.seed, progress=lambda m: print(m, flush=True))
-    if (Path(args.out) / "results.json").exists():
-        report.write_summary(args.out)
-    print(f"experiments written to {path}")
+    old = Path(args.out) / "experiments.json"
+    if old.is_file() and not args.replace:
+        old_prof = {x.get("profile") for x in json.loads(old.read_text()).get("experiments", [])}
+        if any(staging.PROFILE_RANK.get(p, 0) > staging.PROFILE_RANK[args.profile] for p in old_prof):
+            fail(f"{old} holds {', '.join(sorted(map(str, old_prof)))} experiments; --profile {args.profile} would "
+                 "replace them: pass --profile deep, another --out, or --replace")
+    try:
+        stage = staging.Staging(args.out, replace=True, copy_from_dest=True)
+    except staging.OutputError as e:
+        fail(str(e))
+    try:
+        experiments.run_all(args.profile, stage.path, args.seed, progress=lambda m: print(m, flush=True))
+        if (stage.path / "results.json").exists():
+            report.write_summary(stage.path)
+        stage.mark(staging.Status(True))
+        staging.swap(stage.path, Path(args.out))
+    except KeyboardInterrupt:
+        stage.abandon()
+        fail(f"interrupted; {args.out} left as it was", INTERRUPTED)
+    print(f"attncheck: experiments written to {Path(args.out) / 'experiments.json'}")
     return 0
 
 
@@ -120,7 +178,10 @@ def cmd_bench(args) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="attncheck", description="verify the claims of attention-theory papers")
+    p = argparse.ArgumentParser(prog="attncheck", description="verify the claims of attention-theory papers",
+                                epilog="exit status: 0 every claim holds, 1 a claim is REFUTED or ERROR, "
+                                       "2 usage or input error, 130 interrupted")
+    p.add_argument("--version", action="version", version=f"attncheck {_version()}")
     sub = p.add_subparsers(dest="cmd", required=True)
 
     def common(sp, claims=True):
@@ -150,12 +211,17 @@ def parser() -> argparse.ArgumentParser:
     sp.set_defaults(profile="deep")
     sp.add_argument("--out", default="reports")
     sp.add_argument("-n", "--workers", default="auto", help="pytest-xdist workers (default auto)")
-    sp.add_argument("--skip-experiments", action="store_true")
+    sp.add_argument("--skip-experiments", action="store_true", help="keep the experiments of the report in --out")
+    sp.add_argument("--replace", action="store_true",
+                    help="let a partial report (subset, interrupted, lower profile) replace a complete one")
     sp.set_defaults(func=cmd_report)
 
-    sp = sub.add_parser("experiments", help="reproduce the papers' numerical experiments")
+    sp = sub.add_parser("experiments", help="reproduce the papers' numerical experiments", add_help=False,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    sp.add_argument("-h", "--help", action=_ExperimentsHelp, help="show this help and the experiments")
     common(sp, claims=False)
     sp.add_argument("--out", default="reports")
+    sp.add_argument("--replace", action="store_true", help="let quick experiments replace deep ones")
     sp.set_defaults(func=cmd_experiments)
 
     sp = sub.add_parser("bench", help="benchmark: suite wall time, Monte Carlo throughput, escalation share; "
@@ -172,9 +238,38 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+class _ExperimentsHelp(argparse.Action):
+    """--help of `experiments`: lists each runner's experiments (imported only when asked)."""
+
+    def __init__(self, option_strings, dest, **kw):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kw)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .experiments import DESCRIPTIONS
+
+        parser.epilog = "experiments:\n" + "\n".join(
+            f"  {key}: {title}\n" + textwrap.fill(desc, 100, initial_indent="      ", subsequent_indent="      ")
+            for key, (title, desc) in DESCRIPTIONS.items())
+        parser.print_help()
+        parser.exit()
+
+
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("attncheck")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:  # one line, no traceback
+        print("attncheck: interrupted", file=sys.stderr)
+        return INTERRUPTED
 
 
 if __name__ == "__main__":

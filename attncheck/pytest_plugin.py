@@ -2,21 +2,26 @@
 
 Results travel from xdist workers to the controller in each item's ``user_properties``
 (serialised with the report), are keyed by claim id on the controller, summarised in
-the terminal and optionally written to ``reports/``.
+the terminal and optionally written as a report. The report is staged beside its
+destination (:mod:`attncheck.staging`); each claim's figure is drawn where the claim ran.
 """
 from __future__ import annotations
 
+import argparse
 import json
+import re
 import secrets
+import time
 
 import pytest
 from threadpoolctl import threadpool_limits
 
-from . import engine, report
-from .claims import REGISTRY, Claim, Verdict
+from . import engine, report, staging
+from .claims import ID_PATTERN, REGISTRY, Claim, Verdict
 from .profiles import PROFILES, get_profile
 
 _KEY = "attncheck"
+_CLAIM_NODEID = re.compile(r"::(" + ID_PATTERN.pattern.strip("^$") + r")$")
 
 
 def pytest_addoption(parser):
@@ -29,12 +34,16 @@ def pytest_addoption(parser):
     g.addoption("--attncheck-fresh", action="store_true",
                 help="draw a fresh random master seed (printed and recorded in the report)")
     g.addoption("--attncheck-report", metavar="DIR", default=None,
-                help="write results.json, summary.md and figures to DIR")
+                help="write results.json, summary.md, the HTML pages and figures to DIR")
+    g.addoption("--attncheck-replace", action="store_true",
+                help="let a partial report (subset, interrupted, lower profile) replace a complete one in DIR")
+    g.addoption("--attncheck-progress", choices=("auto", "on", "off"), default="auto",
+                help="progress bar (claims done/total, current claim, elapsed, ETA); auto: on a terminal")
+    # internal: DIR is a staging directory owned by `attncheck report` (written into, never moved)
+    g.addoption("--attncheck-staged", action="store_true", help=argparse.SUPPRESS)
 
 
 def _seed(text: str) -> int:
-    import argparse
-
     try:
         value = int(text)
     except ValueError:
@@ -45,8 +54,6 @@ def _seed(text: str) -> int:
 
 
 def _scale(text: str) -> float:
-    import argparse
-
     try:
         value = float(text)
     except ValueError:
@@ -57,11 +64,51 @@ def _scale(text: str) -> float:
 
 
 def pytest_configure(config):
-    if config.getoption("attncheck_fresh") and not hasattr(config, "workerinput"):
-        # chosen once on the controller; xdist ships the option values to the workers
+    worker = getattr(config, "workerinput", None)
+    if worker is not None:
+        # workers re-parse the command line: take what the controller decided
+        config.option.attncheck_seed = worker.get("attncheck_seed", config.option.attncheck_seed)
+        config.attncheck_figures = worker.get("attncheck_figures")
+        return
+    if config.getoption("attncheck_fresh"):
         config.option.attncheck_seed = secrets.randbelow(2**31)
-    if not hasattr(config, "workerinput"):
-        config.pluginmanager.register(_Aggregator(config), "attncheck-aggregator")
+    config.attncheck_figures = None
+    out = config.getoption("attncheck_report")
+    stage = None
+    if out:
+        try:  # before any claim runs: an output that cannot be written is a usage error (exit 4)
+            stage = _Staged(out) if config.getoption("attncheck_staged") else \
+                staging.Staging(out, replace=config.getoption("attncheck_replace"), flag="--attncheck-replace")
+        except staging.OutputError as e:
+            raise pytest.UsageError(f"attncheck: {e}") from None
+        config.attncheck_figures = str(stage.path / "figures")
+    config.pluginmanager.register(_Controller(config, stage), "attncheck-controller")
+
+
+class _Staged:
+    """A staging directory created by the caller (`attncheck report`): write into it, never move it."""
+
+    def __init__(self, path):
+        from pathlib import Path
+
+        self.path = Path(path)
+        if not self.path.is_dir():
+            raise staging.OutputError(f"staging directory {self.path} does not exist")
+        (self.path / "figures").mkdir(exist_ok=True)
+
+    def commit(self, status, ids):
+        self.path.joinpath("RUN").write_text(json.dumps(status.to_json()) + "\n")
+        return self.path, f"claims written to {self.path}"
+
+    def abandon(self):
+        pass
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """xdist, on the controller: ship the master seed (drawn once) and the figures folder."""
+    node.workerinput["attncheck_seed"] = node.config.getoption("attncheck_seed")
+    node.workerinput["attncheck_figures"] = node.config.attncheck_figures
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -103,9 +150,15 @@ class ClaimItem(pytest.Item):
             prof = get_profile(opt("attncheck_profile"), opt("attncheck_scale"))
             rec = engine.run(self.claim, prof, opt("attncheck_seed"), n_random)
         self.user_properties.append((_KEY, json.dumps(rec)))
+        if self.config.attncheck_figures:  # drawn here, in parallel with the other workers' claims
+            from . import figures
+
+            figures.claim_figure(rec, self.config.attncheck_figures)
         text = failure_text(rec)
         if text:
             raise ClaimFailed(text)
+        if rec["verdict"] == Verdict.ERRATUM.value:
+            pytest.xfail(f"erratum: refuted as stated; corrected claim {rec['erratum']['corrected_id']}")
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ClaimFailed):
@@ -116,13 +169,55 @@ class ClaimItem(pytest.Item):
         return self.path, None, f"claim {self.claim.id}"
 
 
-class _Aggregator:
-    """Collects one record per claim on the controller (or the single process)."""
+class _Controller:
+    """On the controller (or the single process): one record per claim, progress, the report."""
 
-    def __init__(self, config):
+    def __init__(self, config, stage):
         self.config = config
+        self.stage = stage
         self.records: dict[str, dict] = {}
         self.duplicates: list[str] = []
+        self.total: int | None = None
+        self.collect_errors = 0
+        self.interrupted = False
+        self.lines: list[str] = []
+        self.progress = None
+        self.t0 = time.perf_counter()
+
+    # -- what is there to run
+    def pytest_collection_finish(self, session):
+        if not hasattr(self.config, "workerinput") and self.total is None and session.items:
+            self.total = sum(isinstance(i, ClaimItem) for i in session.items)
+            self._start_progress()
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node, ids):
+        if self.total is None:
+            self.total = sum(bool(_CLAIM_NODEID.search(i)) for i in ids)
+            self._start_progress()
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            self.collect_errors += 1
+
+    def _start_progress(self):
+        from .progress import Progress
+
+        mode = self.config.getoption("attncheck_progress")
+        tr = self.config.pluginmanager.get_plugin("terminalreporter")
+        if self.total and Progress.wanted(mode, tr):
+            self.progress = Progress(self.total, tr)
+
+    # -- claims as they run
+    def pytest_runtest_logstart(self, nodeid, location):
+        if self.progress and _CLAIM_NODEID.search(nodeid):
+            self.progress.started(_CLAIM_NODEID.search(nodeid).group(1))
+
+    def pytest_report_teststatus(self, report, config):
+        # the progress bar stands in for the dots of claim items (failures are still listed)
+        if self.progress and _CLAIM_NODEID.search(report.nodeid) and report.when == "call" and not report.failed:
+            return report.outcome if not hasattr(report, "wasxfail") else "xfailed", "", ""
+        return None
 
     def pytest_runtest_logreport(self, report):
         if report.when != "call":
@@ -133,24 +228,72 @@ class _Aggregator:
                 if rec["id"] in self.records:
                     self.duplicates.append(rec["id"])
                 self.records[rec["id"]] = rec
+                if self.progress:
+                    self.progress.finished(rec["id"])
+
+    def pytest_keyboard_interrupt(self, excinfo):
+        self.interrupted = True
+
+    # -- the end
+    def status(self, session, exitstatus) -> staging.Status:
+        opt = self.config.option
+        reasons = []
+        if self.interrupted or exitstatus == pytest.ExitCode.INTERRUPTED:
+            reasons.append("interrupted")
+        elif session.shouldstop or session.shouldfail:
+            reasons.append(f"stopped early ({session.shouldstop or session.shouldfail})")
+        if getattr(opt, "keyword", "") or getattr(opt, "markexpr", "") or getattr(opt, "deselect", None) \
+                or getattr(opt, "lf", False):
+            reasons.append("a selection of the claims (-k/-m/--deselect/--lf)")
+        if self.collect_errors:
+            reasons.append(f"{self.collect_errors} collection errors")
+        if self.total is not None and len(self.records) < self.total:
+            reasons.append(f"{len(self.records)} of {self.total} claims ran")
+        return staging.Status(not reasons, "; ".join(reasons), len(self.records),
+                              self.config.getoption("attncheck_profile"))
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session, exitstatus):
+        if self.progress:
+            self.progress.close()
+        if self.stage is None:
+            return
+        status = self.status(session, exitstatus)
+        opt = self.config.getoption
+        meta = {"profile": opt("attncheck_profile"), "seed": opt("attncheck_seed"), "scale": opt("attncheck_scale"),
+                "workers": opt("numprocesses", None), "run": status.to_json()}
+        t0 = time.perf_counter()
+        try:
+            report.write(self.stage.path, list(self.records.values()), meta,
+                         keep_experiments_from=None if opt("attncheck_staged") else opt("attncheck_report"))
+            where, line = self.stage.commit(status, set(self.records))
+        except KeyboardInterrupt:
+            self.stage.abandon()
+            self.interrupted = True
+            session.exitstatus = pytest.ExitCode.INTERRUPTED
+            self.lines.append(f"attncheck: interrupted while writing the report; {opt('attncheck_report')} "
+                              "left as it was")
+            return
+        self.lines.append(f"attncheck: {line}; report phase {time.perf_counter() - t0:.1f} s")
 
     def pytest_terminal_summary(self, terminalreporter):
+        tr = terminalreporter
+        if self.interrupted:
+            done = f"after {len(self.records)}" + (f" of {self.total}" if self.total else "") + " claims"
+            tr.write_line(self.lines[-1] if self.lines and "while writing" in self.lines[-1]
+                          else f"attncheck: interrupted {done}" + (f"; {self.lines[-1][11:]}" if self.lines else ""))
+            return
         if not self.records:
             return
-        tr = terminalreporter
         opt = self.config.getoption
         tr.section("attncheck")
         scale = opt("attncheck_scale")
         tr.write_line(f"profile {opt('attncheck_profile')}" + (f" x{scale:g}" if scale != 1.0 else "") +
                       f", seed {opt('attncheck_seed')}, "
-                      f"{len(self.records)} claims")
-        for line in report.table(sorted(self.records.values(), key=lambda r: r["id"])):
+                      f"{len(self.records)} claims, {time.perf_counter() - self.t0:.0f} s")
+        for line in report.table(sorted(self.records.values(), key=lambda r: report.natural_key(r["id"]))):
             tr.write_line(line)
         if self.duplicates:
             tr.write_line(f"WARNING: results received twice for {sorted(set(self.duplicates))}")
-        out = opt("attncheck_report")
-        if out:
-            meta = {"profile": opt("attncheck_profile"), "seed": opt("attncheck_seed"), "scale": opt("attncheck_scale"),
-                    "workers": opt("numprocesses", None)}
-            path = report.write(out, list(self.records.values()), meta)
-            tr.write_line(f"attncheck report written to {path}")
+        for line in self.lines:
+            tr.write_line(line)

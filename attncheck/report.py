@@ -2,15 +2,19 @@
 from __future__ import annotations
 
 import datetime as _dt
-import html
 import json
 import platform
+import re
+import shutil
 import subprocess
 from importlib import metadata
 from pathlib import Path
 
 SCHEMA = "attncheck-results/1"
 VERDICTS = ("HOLDS", "CERTIFIED", "REFUTED", "ERRATUM", "INCONCLUSIVE", "ERROR")
+PACKAGES = ("attncheck", "numpy", "scipy", "hypothesis", "mpmath", "torch", "python-flint", "matplotlib", "pytest",
+            "pytest-xdist", "latex2mathml", "tqdm")
+CONSTRAINTS = "constraints.txt"
 
 
 def _fmt(x) -> str:
@@ -84,17 +88,26 @@ def key_evidence(rec: dict) -> str:
 
 
 def detail(rec: dict) -> str:
-    """Multi-line explanation of a verdict: statement, counterexample, replay command."""
+    """Multi-line explanation of a verdict: statement, erratum, counterexample, interpretation, replay."""
     ev = rec["evidence"]
     lines = [f"  statement: {rec['statement']}", f"  evidence: {key_evidence(rec)}"]
     if "reason" in ev:
         lines.append(f"  reason: {ev['reason']}")
+    if rec.get("erratum"):
+        e = rec["erratum"]
+        lines += [f"  erratum: {e['note']}", f"  corrected claim: {e['corrected_id']}"
+                  + (f": {e['corrected_statement']}" if e.get("corrected_statement") else "")]
     cx = ev.get("counterexample")
     if cx:
         lines.append("  counterexample (minimal where shrinking applies):")
-        lines += [f"    {k}: {v}" for k, v in cx.items()]
+        lines += [f"    {k}: {v}" for k, v in cx.items() if v is not None]
+    if ev.get("failing_case"):
+        lines.append(f"  failing case ({ev['failing_case'].get('found_by', '?')}): {ev['failing_case']['case']}")
     if "traceback" in ev:
-        lines.append(ev["traceback"])
+        lines.append(ev["traceback"].rstrip())
+    if rec.get("interpretation"):
+        lines.append("  interpretation:")
+        lines += [f"    {k}: {v}" for k, v in rec["interpretation"].items()]
     lines.append(f"  replay: {ev.get('replay')}")
     return "\n".join(lines)
 
@@ -118,9 +131,14 @@ def strength_counts(records: list[dict]) -> str:
     return f"; probabilistic HOLDS: {s.count('confirmed')} confirmed, {s.count('not refuted')} not refuted"
 
 
+def natural_key(text: str) -> list:
+    """Sort key that orders digits by value: lemma-d.2 < lemma-d.10."""
+    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", text) if t]
+
+
 def versions() -> dict:
     out = {"python": platform.python_version()}
-    for pkg in ("attncheck", "numpy", "scipy", "hypothesis", "mpmath", "pytest", "matplotlib"):
+    for pkg in PACKAGES:
         try:
             out[pkg] = metadata.version(pkg)
         except metadata.PackageNotFoundError:
@@ -133,145 +151,74 @@ def versions() -> dict:
     return out
 
 
-def write(out_dir, records: list[dict], meta: dict) -> Path:
-    """Write results.json, claim figures and summary.md to out_dir; return the directory."""
+def constraints(installed: dict) -> dict | None:
+    """The constraints file the report's versions should match, and where they differ."""
+    path = Path(__file__).resolve().parent.parent / CONSTRAINTS
+    if not path.is_file():
+        return None
+    pins = {}
+    for line in path.read_text().splitlines():
+        name, sep, version = line.split("#")[0].strip().partition("==")
+        if sep:
+            pins[name.strip().lower()] = version.strip()
+    differs = {k: [installed[k], pins[k]] for k in pins
+               if k in installed and installed[k] and installed[k].split("+")[0] != pins[k].split("+")[0]}
+    return {"file": CONSTRAINTS, "differs": differs}
+
+
+def keep_experiments(src, out: Path) -> None:
+    """Carry experiments.json and its figures over from the report being replaced."""
+    exp = Path(src) / "experiments.json"
+    if not exp.is_file() or (out / "experiments.json").exists():
+        return
+    doc = json.loads(exp.read_text())
+    for e in doc.get("experiments", []):
+        for f in e.get("figures", []):
+            if (Path(src) / f).is_file():
+                (out / f).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(Path(src) / f, out / f)
+    shutil.copy2(exp, out / "experiments.json")
+
+
+def write(out_dir, records: list[dict], meta: dict, keep_experiments_from=None) -> Path:
+    """Write results.json, the figures not drawn yet, summary.md and the HTML pages; return out_dir.
+
+    ``out_dir`` is normally a staging directory (:mod:`attncheck.staging`); the experiments
+    of the report it will replace are kept (``keep_experiments_from``).
+    """
     out = Path(out_dir)
     (out / "figures").mkdir(parents=True, exist_ok=True)
+    if keep_experiments_from:
+        keep_experiments(keep_experiments_from, out)
+    vers = versions()
     doc = {
         "schema": SCHEMA,
         "generated": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "versions": versions(),
+        "versions": vers,
+        "constraints": constraints(vers),
+        "run": meta.get("run", {"complete": True, "reason": None}),
         "seeds": {"master": meta.get("seed"), "profile": meta.get("profile"),
                   "derivation": "Hypothesis seed = crc32(master, claim id, path point); Monte Carlo "
                                 "generator = SeedSequence([master, crc32(claim id), crc32(repr(case))])"},
-        "claims": sorted(records, key=lambda r: r["id"]),
+        "claims": sorted(records, key=lambda r: natural_key(r["id"])),
     }
     (out / "results.json").write_text(json.dumps(doc, indent=1) + "\n")
     from . import figures  # matplotlib only when a report is written
 
-    figures.claim_figures(doc["claims"], out / "figures")
+    figures.claim_figures(doc["claims"], out / "figures", skip_existing=True)
     write_summary(out)
     return out
 
 
-def _md_escape(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
 def write_summary(out_dir) -> Path:
-    """Render summary.md from results.json (and experiments.json when present)."""
+    """Render summary.md and the HTML pages from results.json (and experiments.json when present)."""
+    from . import report_html, report_md
+
     out = Path(out_dir)
     doc = json.loads((out / "results.json").read_text())
-    claims = doc["claims"]
-    lines = ["# attncheck verification report", "",
-             f"Generated {doc['generated']} with profile `{doc['seeds']['profile']}`, master seed "
-             f"`{doc['seeds']['master']}`; versions: " +
-             ", ".join(f"{k} {v}" for k, v in doc["versions"].items()) + ".", "",
-             "Machine-readable: [results.json](results.json) (schema `%s`)." % doc["schema"], "",
-             "## Verdicts", "", "| claim | kind | verdict | evidence |", "| --- | --- | --- | --- |"]
-    lines += [f"| `{r['id']}` | {r['kind']} | **{verdict_label(r)}** | {_md_escape(key_evidence(r))} |" for r in claims]
-    counts = {v: sum(r["verdict"] == v for r in claims) for v in VERDICTS}
-    lines += ["", "Totals: " + ", ".join(f"{v} {c}" for v, c in counts.items() if c) + strength_counts(claims) + ".",
-              "", "A probabilistic HOLDS is *confirmed* when every case's one-sided 95% lower bound reaches the "
-              "claimed probability, *not refuted* when some estimate falls short of it without significance.", ""]
-    errata = [r for r in claims if r["erratum"]]
-    lines += ["## Errata", ""]
-    if not errata:
-        lines += ["No erratum registered among these claims.", ""]
-    for r in errata:
-        e = r["erratum"]
-        lines += [f"### `{r['id']}`", "", f"- stated: {r['statement']}",
-                  f"- corrected (`{e['corrected_id']}`): {e['corrected_statement']}", f"- note: {e['note']}",
-                  f"- stated-claim verdict: **{r['verdict']}**; evidence: {key_evidence(r)}", ""]
-    lines += ["## Claims in detail", ""]
-    for r in claims:
-        lines += [f"### `{r['id']}` — {verdict_label(r)}", "", f"*{r['source']}* ({r['kind']})", "",
-                  f"Statement: ${r['statement']}$", "", "Interpretation:", ""]
-        lines += [f"- **{k}**: {v}" for k, v in r["interpretation"].items()]
-        lines += ["", f"Evidence: {key_evidence(r)}.", ""]
-        fig = Path("figures") / (r["id"].replace("/", "_") + ".png")
-        if (out / fig).exists():
-            lines += [f"![{r['id']}]({fig.as_posix()})", ""]
-        path = r["evidence"].get("path")
-        if path:
-            lines += _path_table(r["kind"], path)
-        cx = r["evidence"].get("counterexample")
-        if cx:
-            lines += ["Counterexample:", "", "```", *(f"{k}: {v}" for k, v in cx.items()), "```", ""]
-        lines += [f"Replay: `{r['evidence'].get('replay')}`", ""]
     exp = out / "experiments.json"
-    if exp.exists():
-        lines += _experiments_section(json.loads(exp.read_text()))
-    (out / "summary.md").write_text("\n".join(lines) + "\n")
-    write_html(out, doc, json.loads(exp.read_text()) if exp.exists() else None)
-    return out / "summary.md"
-
-
-_CSS = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto}td,th{border:1px solid #ccc;"
-        "padding:3px 6px;font-size:13px;vertical-align:top}table{border-collapse:collapse}"
-        ".HOLDS,.CERTIFIED{color:#070}.REFUTED,.ERROR{color:#b00}.ERRATUM,.INCONCLUSIVE{color:#a60}")
-
-
-def write_html(out: Path, doc: dict, exps: dict | None) -> Path:
-    """summary.html: the verdict table, each claim's interpretation and figure, the experiments."""
-    e = html.escape
-    rows = "".join(
-        f"<tr><td><a href='#{e(r['id'])}'>{e(r['id'])}</a></td><td>{r['kind']}</td>"
-        f"<td class='{r['verdict']}'><b>{e(verdict_label(r))}</b></td><td>{e(key_evidence(r))}</td></tr>"
-        for r in doc["claims"])
-    parts = [f"<!doctype html><meta charset='utf-8'><title>attncheck report</title><style>{_CSS}</style>",
-             f"<h1>attncheck verification report</h1><p>Generated {e(doc['generated'])}, profile "
-             f"{e(str(doc['seeds']['profile']))}, seed {e(str(doc['seeds']['master']))}. "
-             "<a href='results.json'>results.json</a> · <a href='summary.md'>summary.md</a></p>",
-             f"<table><tr><th>claim</th><th>kind</th><th>verdict</th><th>evidence</th></tr>{rows}</table>"]
-    for r in doc["claims"]:
-        interp = "".join(f"<li><b>{e(k)}</b>: {e(v)}</li>" for k, v in r["interpretation"].items())
-        fig = Path("figures") / (r["id"].replace("/", "_") + ".png")
-        img = f"<img src='{fig.as_posix()}'>" if (out / fig).exists() else ""
-        err = ""
-        if r["erratum"]:
-            err = (f"<p>Erratum: corrected claim <code>{e(r['erratum']['corrected_id'])}</code>: "
-                   f"{e(str(r['erratum']['corrected_statement']))} ({e(r['erratum']['note'])})</p>")
-        parts.append(f"<h3 id='{e(r['id'])}'>{e(r['id'])} — <span class='{r['verdict']}'>{r['verdict']}</span></h3>"
-                     f"<p><i>{e(r['source'])}</i></p><p><code>{e(r['statement'])}</code></p>{err}"
-                     f"<ul>{interp}</ul><p>{e(key_evidence(r))}</p>{img}")
-    for x in (exps or {}).get("experiments", []):
-        notes = "".join(f"<li>{e(n)}</li>" for n in x.get("notes", []))
-        figs = "".join(f"<img src='{f}' style='max-width:100%'>" for f in _figures(x))
-        parts.append(f"<h2>{e(x['title'])}</h2><p>{e(x['description'])}</p>{figs}<ul>{notes}</ul>")
-    path = out / "summary.html"
-    path.write_text("\n".join(parts) + "\n")
+    exps = json.loads(exp.read_text()) if exp.exists() else None
+    report_html.write_pages(out, doc, exps)
+    path = out / "summary.md"
+    path.write_text(report_md.summary(doc, exps))
     return path
-
-
-def _figures(exp: dict) -> list[str]:
-    return exp["figures"]
-
-
-def _path_table(kind: str, path: list[dict]) -> list[str]:
-    if kind == "asymptotic":
-        rows = ["| n | cases | implied constant C*(n) | worst case |", "| --- | --- | --- | --- |"]
-        rows += [f"| {_fmt(p['point'])} | {p['cases']} | {_fmt(p['worst']['implied_constant'])} | "
-                 f"{_md_escape(p['worst']['case'])[:120]} |" for p in path]
-    elif kind in ("identity", "inequality"):
-        rows = ["| n | cases | smallest relative slack | found by | refuted here | tightest case |",
-                "| --- | --- | --- | --- | --- | --- |"]
-        rows += [f"| {_fmt(p['point'])} | {p['cases']} | {_fmt(p['worst']['relative_slack'])} | "
-                 f"{p['worst'].get('found_by', '')} | {'yes' if p['refuted'] else 'no'} | "
-                 f"{_md_escape(p['worst']['case'])[:120]} |" for p in path if p.get("worst")]
-    else:
-        rows = ["| n | cases | min pass rate | 95% CI | claimed | refuted here |", "| --- | --- | --- | --- | --- | --- |"]
-        rows += [f"| {_fmt(p['point'])} | {p['cases']} | {_fmt(p['worst']['pass_rate'])} | "
-                 f"[{_fmt(p['worst']['ci95'][0])}, {_fmt(p['worst']['ci95'][1])}] | {_fmt(p['worst']['claimed'])} | "
-                 f"{'yes' if p['refuted'] else 'no'} |" for p in path if p.get("worst")]
-    return rows + [""]
-
-
-def _experiments_section(exps: dict) -> list[str]:
-    lines = ["## Reproduced experiments", ""]
-    for e in exps["experiments"]:
-        lines += [f"### {e['title']}", "", e["description"], ""]
-        lines += [f"![{e['title']}]({f})" for f in _figures(e)] + [""]
-        lines += [f"- {note}" for note in e.get("notes", [])]
-        lines.append("")
-    return lines

@@ -34,11 +34,12 @@ def test_check_a_paper_claim_with_progress():
     res = _cli("check", "deng2023/lemma-4.2/part-2", "--profile", "quick", "--seed", "3")
     assert res.returncode == 0, res.stdout + res.stderr
     assert "n = 2:" in res.stdout and "HOLDS" in res.stdout and "seed 3" in res.stdout
+    assert " 0 draws" not in res.stdout and "point: None" not in res.stdout
 
 
 def test_unknown_claim_and_bad_profile_fail_clearly():
     res = _cli("check", "deng2023/lemma-9.9/main")
-    assert res.returncode != 0 and "no claim with id" in res.stderr
+    assert res.returncode == 2 and "no claim with id" in res.stderr and "properties" in res.stderr
     res = _cli("check", "deng2023/lemma-4.2/part-2", "--profile", "huge")
     assert res.returncode != 0 and "invalid choice" in res.stderr
 
@@ -62,3 +63,73 @@ def test_replay_does_not_depend_on_which_modules_are_loaded(tmp_path):
     for rec in (a, b):
         rec["evidence"].pop("seconds")
     assert a == b
+
+
+def test_replay_command_of_a_user_file_replays_it(tmp_path):
+    f = tmp_path / "my_claims.py"
+    f.write_text(USER_FILE)
+    first = _cli("check", "mine/fact-1/false", "--claims", str(f), "--json", str(tmp_path / "r.json"), cwd=tmp_path)
+    rec = json.loads((tmp_path / "r.json").read_text())
+    replay = rec["evidence"]["replay"]
+    assert replay == "attncheck check mine/fact-1/false --profile quick --seed 0 --claims my_claims.py"
+    again = subprocess.run(replay.replace("attncheck", f"{sys.executable} -m attncheck", 1), shell=True,
+                           capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert again.returncode == 1 and again.stdout.splitlines()[1:] == first.stdout.splitlines()[1:]
+    missing = _cli("check", "mine/fact-1/false", cwd=tmp_path)
+    assert missing.returncode == 2 and "pass --claims FILE" in missing.stderr and "properties" in missing.stderr
+
+
+def test_check_an_erratum_prints_note_corrected_id_and_interpretation(tmp_path):
+    f = tmp_path / "claims.py"
+    f.write_text(USER_FILE.replace('erratum=Erratum("mine/fact-3/corrected"',
+                                   'interpretation={"domain": "all of [0, 1]"}, erratum=Erratum("mine/fact-3/corrected"'))
+    res = _cli("check", "mine/fact-3/stated", "--claims", str(f))
+    assert res.returncode == 0 and "ERRATUM" in res.stdout
+    assert "erratum: holds on [0, 0.9] only" in res.stdout
+    assert "corrected claim: mine/fact-3/corrected: x <= 0.9 on [0, 0.9]" in res.stdout
+    assert "domain: all of [0, 1]" in res.stdout
+
+
+def test_list_of_an_unknown_paper_fails():
+    res = _cli("list", "--paper", "nosuch")
+    assert res.returncode == 2 and "no claims of paper 'nosuch'" in res.stderr and "deng2023" in res.stderr
+
+
+def test_version_and_experiments_help():
+    res = _cli("--version")
+    assert res.returncode == 0 and res.stdout.startswith("attncheck ")
+    res = _cli("experiments", "--help")
+    assert res.returncode == 0 and "deng2023-7.1" in res.stdout and "Figure 3" in res.stdout
+
+
+def test_a_broken_claims_file_is_an_input_error_without_traceback(tmp_path):
+    f = tmp_path / "broken.py"
+    f.write_text("x = (\n")
+    res = _cli("list", "--claims", str(f))
+    assert res.returncode == 2 and "syntax error at line 1" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_duplicate_ids_are_an_error_naming_both_files(tmp_path):
+    one = USER_FILE.replace("mine/fact-1/true", "dup/same/id")
+    (tmp_path / "a.py").write_text(one)
+    (tmp_path / "b.py").write_text(one.replace("mine/", "other/"))
+    res = _cli("list", "--claims", str(tmp_path))
+    assert res.returncode == 2 and "dup/same/id" in res.stderr
+    assert str(tmp_path / "a.py") in res.stderr and str(tmp_path / "b.py") in res.stderr
+
+
+def test_bad_outputs_and_seeds_fail_before_anything_runs(tmp_path):
+    res = _cli("check", "deng2023/lemma-4.2/part-2", "--json", str(tmp_path / "missing" / "x.json"))
+    assert res.returncode == 2 and "no such directory" in res.stderr and "checking" not in res.stdout
+    res = _cli("report", "--out", "/dev/null/dir")
+    assert res.returncode == 2 and "is not a directory" in res.stderr and "running" not in res.stdout
+    for cmd in (["check", "deng2023/lemma-4.2/part-2"], ["report"], ["experiments"]):
+        res = _cli(*cmd, "--seed", "-1")
+        assert res.returncode == 2 and "seed must be an integer >= 0" in res.stderr
+
+
+def test_quick_experiments_do_not_replace_deep_ones(tmp_path):
+    (tmp_path / "experiments.json").write_text(json.dumps({"experiments": [{"id": "x-1", "profile": "deep"}]}))
+    res = _cli("experiments", "--out", str(tmp_path))
+    assert res.returncode == 2 and "--replace" in res.stderr
+    assert json.loads((tmp_path / "experiments.json").read_text())["experiments"][0]["profile"] == "deep"

@@ -58,7 +58,7 @@ def test_user_file_verdicts_exit_status_and_counterexample(tmp_path):
     out = res.stdout
     assert "mine/fact-1/false: REFUTED" in out
     assert "counterexample" in out and "replay: attncheck check mine/fact-1/false" in out
-    assert "4 passed" in out and "1 failed" in out
+    assert "3 passed" in out and "1 failed" in out and "1 xfailed" in out  # the erratum is an expected failure
     _, recs = _records(tmp_path / "rep")
     assert recs["mine/fact-1/true"]["verdict"] == "HOLDS"
     assert recs["mine/fact-1/false"]["verdict"] == "REFUTED"
@@ -72,7 +72,8 @@ def test_results_json_schema(tmp_path):
     _pytest(tmp_path, "-n", "0", "--attncheck-report", str(tmp_path / "rep"))
     doc, recs = _records(tmp_path / "rep")
     assert doc["schema"] == "attncheck-results/1"
-    assert set(doc) == {"schema", "generated", "versions", "seeds", "claims"}
+    assert set(doc) == {"schema", "generated", "versions", "constraints", "run", "seeds", "claims"}
+    assert doc["run"] == {"complete": True, "reason": None}
     assert doc["seeds"]["master"] == 0 and doc["versions"]["numpy"]
     keys = {"id", "paper", "label", "part", "kind", "statement", "source", "interpretation", "verdict",
             "evidence", "erratum"}
@@ -80,7 +81,8 @@ def test_results_json_schema(tmp_path):
         assert keys <= set(r)
         assert r["verdict"] in {"HOLDS", "CERTIFIED", "REFUTED", "ERRATUM", "INCONCLUSIVE", "ERROR"}
         assert r["id"] == "/".join([r["paper"], r["label"], r["part"]])
-    assert (tmp_path / "rep" / "summary.md").read_text().count("mine/fact-") >= 5
+    assert "[mine](mine.html)" in (tmp_path / "rep" / "summary.md").read_text()
+    assert (tmp_path / "rep" / "mine.html").read_text().count("<article class='claim'") == 5
 
 
 def _strip(recs):
@@ -106,12 +108,18 @@ def test_erratum_is_a_strict_expected_failure(tmp_path):
     assert "an erratum is registered, but the stated claim was not refuted" in res.stdout
 
 
-def test_fresh_randomness_is_recorded(tmp_path):
-    res = _pytest(tmp_path, "-n", "2", "-k", "coin", "--attncheck-fresh", "--attncheck-report", str(tmp_path / "r"))
+def test_fresh_randomness_is_recorded_and_used_by_the_claims_under_xdist(tmp_path):
+    res = _pytest(tmp_path, "-n", "2", "-k", "coin or true", "--attncheck-fresh",
+                  "--attncheck-report", str(tmp_path / "r"))
     assert res.returncode == 0, res.stdout
-    doc, _ = _records(tmp_path / "r")
+    doc, recs = _records(tmp_path / "r")
     seed = doc["seeds"]["master"]
     assert f"seed {seed}" in res.stdout
+    assert len(recs) == 2 and seed != 0  # 0 has probability 2^-31
+    for r in recs.values():  # the seed each claim actually ran with, on the workers
+        assert r["evidence"]["seed"] == seed
+        assert f"--seed {seed}" in r["evidence"]["replay"]
+        assert "case_rng(seed=%d" % seed in json.dumps(r["evidence"]) or r["kind"] != "probabilistic"
 
 
 @pytest.mark.parametrize("bad, message", [
@@ -137,3 +145,97 @@ def test_readme_example_runs_as_documented(tmp_path):
     assert res.returncode == 0, res.stdout
     _, recs = _records(tmp_path / "rep")
     assert {r["verdict"] for r in recs.values()} == {"HOLDS", "ERRATUM"} and len(recs) == 6
+
+
+def test_a_subset_never_replaces_a_complete_report_unless_asked(tmp_path):
+    rep = tmp_path / "rep"
+    _pytest(tmp_path, "-n", "0", "--attncheck-report", str(rep))
+    assert not (rep / "PARTIAL").exists() and len(_records(rep)[1]) == 5
+    res = _pytest(tmp_path, "-n", "0", "-k", "fact-1", "--attncheck-report", str(rep))
+    assert "holds a complete report" in res.stdout and "rep-partial" in res.stdout
+    assert len(_records(rep)[1]) == 5  # untouched
+    part = tmp_path / "rep-partial"
+    assert "selection" in (part / "PARTIAL").read_text()
+    doc, recs = _records(part)
+    assert doc["run"]["complete"] is False and len(recs) == 2
+    assert "PARTIAL report" in (part / "summary.md").read_text()
+    _pytest(tmp_path, "-n", "0", "-k", "fact-1", "--attncheck-report", str(rep), "--attncheck-replace")
+    assert len(_records(rep)[1]) == 2 and (rep / "PARTIAL").exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".rep")]  # no staging left behind
+
+
+SLOW_FILE = USER_FILE + textwrap.dedent('''
+    import time
+
+    @claim("mine/fact-9/slow", kind="inequality", statement="slow", source="user", domain=st.just(1.0))
+    def slow(x, xp):
+        time.sleep(60)
+        return le(xp.asarray(x), 2.0, xp)
+''')
+
+
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_ctrl_c_prints_one_line_and_keeps_the_complete_report(tmp_path, workers):
+    import os
+    import signal
+    import time
+
+    rep = tmp_path / "rep"
+    _pytest(tmp_path, "-n", "0", "--attncheck-report", str(rep))
+    before = (rep / "results.json").read_text()
+    f = tmp_path / "slow_claims.py"
+    f.write_text(SLOW_FILE)
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", str(f), "-p", "no:cacheprovider", "-n", workers,
+                             "--attncheck-report", str(rep)], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    time.sleep(12)  # the quick claims are done, the slow one is running
+    os.killpg(proc.pid, signal.SIGINT)
+    out = proc.communicate(timeout=120)[0]
+    assert proc.returncode == 2, out
+    lines = [line for line in out.splitlines() if line.startswith("attncheck:")]
+    assert len(lines) == 1 and "interrupted" in lines[0] and "rep-partial" in lines[0], out
+    assert "Traceback" not in out, out
+    assert (rep / "results.json").read_text() == before
+    assert "interrupted" in (tmp_path / "rep-partial" / "PARTIAL").read_text()
+
+
+def test_unwritable_report_dir_fails_before_any_claim_runs(tmp_path):
+    res = _pytest(tmp_path, "-n", "2", "--attncheck-report", "/dev/null/dir")
+    assert res.returncode == 4, res.stdout + res.stderr  # pytest's usage error, not "claims refuted" (1)
+    assert "attncheck: cannot write the report to /dev/null/dir" in res.stderr
+    assert "passed" not in res.stdout and "failed" not in res.stdout and "Traceback" not in res.stderr
+
+
+def test_negative_seed_is_rejected_at_the_command_line(tmp_path):
+    res = _pytest(tmp_path, "-n", "0", "--attncheck-seed=-1")
+    assert res.returncode == 4 and "seed must be an integer >= 0" in res.stderr
+
+
+def test_duplicate_claim_ids_in_two_files_are_an_error_naming_both(tmp_path):
+    one = USER_FILE.replace("mine/fact-1/true", "dup/same/id")
+    (tmp_path / "a_claims.py").write_text(one)
+    (tmp_path / "b_claims.py").write_text(one.replace("mine/", "other/"))
+    res = subprocess.run([sys.executable, "-m", "pytest", "a_claims.py", "b_claims.py", "-p", "no:cacheprovider",
+                          "-n", "0"], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert res.returncode != 0
+    assert "dup/same/id" in res.stdout and "a_claims.py" in res.stdout and "b_claims.py" in res.stdout
+
+
+def test_progress_shows_claims_done_and_the_eta(tmp_path):
+    res = _pytest(tmp_path, "-n", "2", "--attncheck-progress=on")
+    lines = [line for line in res.stdout.splitlines() if line.startswith("attncheck: ")]
+    assert lines and lines[-1].startswith("attncheck: 5/5 claims") and "elapsed, ETA 0:00" in lines[-1]
+    assert ".." not in res.stdout  # the progress stands in for the dots; the failure is still listed
+    assert "FAILED" in res.stdout and "1 failed, 3 passed, 1 xfailed" in res.stdout
+
+
+def test_figures_are_drawn_where_the_claims_ran(tmp_path):
+    path_claim = USER_FILE + textwrap.dedent('''
+        @claim("mine/fact-5/path", kind="inequality", statement="n >= 1", source="user",
+               path={"quick": [1, 10, 100]}, domain=lambda n: st.just(n))
+        def on_path(n, xp):
+            return ge(xp.asarray(float(n)), 1.0, xp)
+    ''')
+    res = _pytest(tmp_path, "-n", "2", "--attncheck-report", str(tmp_path / "rep"), text=path_claim)
+    assert res.returncode == 1
+    assert (tmp_path / "rep" / "figures" / "mine_fact-5_path.png").stat().st_size > 1000

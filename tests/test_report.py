@@ -14,12 +14,99 @@ def test_every_kind_of_record_renders(tmp_path):
     out = report.write(tmp_path, records, {"profile": "quick", "seed": 0})
     for r in records[:3]:  # claims with a scaling path get a figure
         assert (out / "figures" / (r["id"].replace("/", "_") + ".png")).stat().st_size > 1000
-    md = (out / "summary.md").read_text()
-    html = (out / "summary.html").read_text()
+    html = "".join((out / f"{r['paper']}.html").read_text() for r in records)
     for r in records:
-        assert r["id"] in md and r["id"] in html
-    assert "Counterexample:" in md and "holds from n = 1000" in md
+        assert f"id='{r['id']}'" in html
+    assert "Counterexample:" in html and "holds from n = 1000" in html
+    assert (out / "index.html").exists() and "planted" in (out / "summary.md").read_text()
     doc = json.loads((out / "results.json").read_text())
-    assert [c["id"] for c in doc["claims"]] == sorted(r["id"] for r in records)
+    assert [c["id"] for c in doc["claims"]] == sorted((r["id"] for r in records), key=report.natural_key)
     lines = report.table(records)
     assert lines[-1].startswith("verdicts: HOLDS 3, CERTIFIED 1, REFUTED 1")
+
+
+def _rec(cid, verdict="HOLDS", kind="inequality", **extra):
+    paper, label, part = cid.split("/")
+    rec = {"id": cid, "paper": paper, "label": label, "part": part, "kind": kind, "relation": None,
+           "statement": r"\frac{a}{b} \le 1", "source": f"{paper} Appendix X", "interpretation": {},
+           "verdict": verdict, "evidence": {"cases": 3, "replay": f"attncheck check {cid}"}, "erratum": None}
+    rec.update(extra)
+    return rec
+
+
+def test_natural_order_sections_errata_families_and_counts():
+    from attncheck import report_groups as g
+
+    recs = [_rec("p/lemma-d.10/part-1"), _rec("p/lemma-d.2/part-10"), _rec("p/lemma-d.2/part-2"),
+            _rec("p/lemma-4.1/main"), _rec("p/theorem-1.1/main"), _rec("p/fact-a.1/main"),
+            _rec("p/lemma-d.2/part-3", "ERRATUM", erratum={"corrected_id": "p/lemma-d.2/part-3-corrected",
+                                                           "corrected_statement": "x", "note": "same reason"}),
+            _rec("p/lemma-d.2/part-4", "ERRATUM", erratum={"corrected_id": "p/lemma-d.2/part-4-corrected",
+                                                           "corrected_statement": "x", "note": "same reason"}),
+            _rec("p/lemma-d.2/part-5", "HOLDS", kind="probabilistic", evidence={"strength": "confirmed"}),
+            _rec("q/theorem-2/main", "REFUTED", source="q Section 3, Theorem 2",
+                 interpretation={"provenance": "RECONSTRUCTED: formula lost in extraction"})]
+    secs = g.sections(g.by_paper(recs)["p"])
+    assert list(secs) == ["Section 1", "Section 4", "Appendix A", "Appendix D"]
+    assert list(secs["Appendix D"]) == ["lemma-d.2", "lemma-d.10"]
+    assert [r["part"] for r in secs["Appendix D"]["lemma-d.2"]] == ["part-2", "part-3", "part-4", "part-5", "part-10"]
+    fams = g.errata_families(recs)
+    assert list(fams) == ["lemma-d.2"] and len(fams["lemma-d.2"]["parts"]) == 2
+    assert fams["lemma-d.2"]["notes"] == [("same reason", ["p/lemma-d.2/part-3", "p/lemma-d.2/part-4"])]
+    c = g.counts(recs)
+    assert (c["HOLDS"], c["HOLDS confirmed"], c["ERRATUM"], c["REFUTED"]) == (6, 1, 2, 1)
+    assert [r["id"] for r in recs if g.is_main_theorem(r)] == ["p/theorem-1.1/main", "q/theorem-2/main"]
+    assert g.section(recs[-1]) == "Section 3"
+    assert g.provenance(recs[-1])[0] == "RECONSTRUCTED"
+
+
+def test_committed_report_renders_short_summary_and_pages(tmp_path):
+    from pathlib import Path
+
+    from attncheck import report_html, report_md
+
+    reports = Path(__file__).resolve().parent.parent / "reports"
+    doc = json.loads((reports / "results.json").read_text())
+    exps = json.loads((reports / "experiments.json").read_text())
+    md = report_md.summary(doc, exps)
+    assert len(md) < 20_000 and "[deng2023](deng2023.html)" in md and "Errata by lemma" in md
+    assert md.index("## Verdicts per paper") < md.index("## Errata by lemma")
+    page = report_html.paper_page("deng2023", doc["claims"], doc, exps, reports)
+    assert page.count("<article class='claim'") == len(doc["claims"])
+    assert page.count("<math") >= len(doc["claims"])
+    assert "<script src" not in page and "src='http" not in page and "href='http" not in page  # no network
+    assert page.index("id='headline'") < page.index("id='errata'") < page.index("id='claims'")
+    assert "id='deng2023/lemma-d.4/part-2'" in page and "id='errata/deng2023/lemma-d.4'" in page
+
+
+def test_deterministic_figures_have_few_symlog_labels_and_refuted_markers(tmp_path):
+    from attncheck import figures
+
+    path = [{"point": n, "refuted": n in (30, 100), "worst": {"relative_slack": s}}
+            for n, s in [(2, 3e-25), (3, 1e-3), (30, -0.8), (100, -0.1), (1000, 0.5)]]
+    rec = {"id": "p/lemma-1.1/part-1", "kind": "inequality", "verdict": "REFUTED", "evidence": {"path": path}}
+    ticks = figures.symlog_ticks([p["worst"]["relative_slack"] for p in path], 1e-12)
+    assert len(ticks) <= 9 and 0.0 in ticks
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    figures._deterministic(ax, rec, path)
+    handles, labels = ax.get_legend_handles_labels()
+    assert "refuted at this n" in labels
+    assert len(ax.get_yticks()) == len(ticks) <= 9
+    plt.close(fig)
+    assert figures.claim_figure(rec, tmp_path).stat().st_size > 1000
+
+
+def test_gitignore_lists_no_tracked_file():
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    res = subprocess.run(["git", "ls-files", "--cached", "--ignored", "--exclude-standard"], cwd=root,
+                         capture_output=True, text=True)
+    if res.returncode != 0:
+        import pytest
+
+        pytest.skip("not a git checkout")
+    assert res.stdout.strip() == ""

@@ -6,12 +6,12 @@ import traceback
 
 import numpy as np
 
-from .. import stats
+from .. import replay, stats
 from ..claims import Claim, Kind, Verdict
 from ..precision import Escalation, NonFinite
 from ..profiles import Profile, get_profile
-from .checks import AsymptoticCheck, DeterministicCheck, ProbabilisticCheck
-from .search import corner_values, search_point
+from .checks import AsymptoticCheck, DeterministicCheck, ProbabilisticCheck, short
+from .search import EvaluationFailed, corner_values, search_point
 from .verdict import decide
 
 _CHECKS = {Kind.IDENTITY: DeterministicCheck, Kind.INEQUALITY: DeterministicCheck,
@@ -55,11 +55,15 @@ def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_
             if progress:
                 progress(claim, seen[-1])
         verdict, evidence = decide(claim, seen)
+    except EvaluationFailed as e:
+        verdict, evidence = Verdict.ERROR, failed_evaluation(e)
     except NonFinite as e:
         verdict, evidence = Verdict.ERROR, {"error": f"non-finite value: {e}"}
     except Exception as e:  # an evaluation that fails is an ERROR, never a pass
         verdict = Verdict.ERROR
-        evidence = {"error": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc(limit=6)}
+        failed = e.subgroup(EvaluationFailed) if isinstance(e, ExceptionGroup) else None  # several bugs found
+        evidence = failed_evaluation(failed.exceptions[0]) if failed else \
+            {"error": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()}
     if verdict is Verdict.REFUTED and claim.erratum is not None:
         verdict = Verdict.ERRATUM
     evidence.update({
@@ -75,9 +79,17 @@ def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_
     if claim.kind is Kind.PROBABILISTIC:
         evidence["alpha_per_test"] = alpha_test
         evidence["alpha_per_claim"] = alpha_claim
-    scale_opt = f" --scale {prof.scale:g}" if prof.scale != 1.0 else ""
-    evidence["replay"] = f"attncheck check {claim.id} --profile {prof.name}{scale_opt} --seed {seed}"
+    evidence["replay"] = replay.command(claim, prof.name, seed, prof.scale)
     return record(claim, verdict, evidence)
+
+
+def failed_evaluation(e: EvaluationFailed) -> dict:
+    """ERROR evidence: the failing case (shrunk by Hypothesis where it shrinks) and the
+    traceback of the evaluator's failure, down to the frame that raised it."""
+    cause = e.__cause__ or e
+    error = f"non-finite value: {cause}" if isinstance(cause, NonFinite) else f"{type(cause).__name__}: {cause}"
+    return {"error": error, "failing_case": {"case": short(e.case, 4000), "point": e.point, "found_by": e.stage},
+            "traceback": "".join(traceback.format_exception(type(cause), cause, cause.__traceback__))}
 
 
 def record(claim: Claim, verdict: Verdict, evidence: dict) -> dict:

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
 from hypothesis import seed as hyp_seed
 from scipy.optimize import minimize
 
-from .checks import Check, Point, Violation, seed_of
+from .checks import Check, Point, Violation, seed_of, short
 
 _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
            HealthCheck.large_base_example]
@@ -53,6 +53,25 @@ def _hyp_settings(shrink: bool, examples: int) -> settings:
                     derandomize=False)
 
 
+class EvaluationFailed(Exception):
+    """The evaluator raised, or gave a value neither float64 nor mpmath could make finite, on
+    one case; raised through Hypothesis so that the case shrinks. The cause is chained."""
+
+    def __init__(self, case, stage: str, point):
+        super().__init__(f"evaluation failed at {stage} case {short(case)}")
+        self.case, self.stage, self.point = case, stage, point
+
+
+def _checked(check: Check, case, pt: Point, stage: str, values=None) -> float:
+    """``check(case, ...)``, any failure but a violation re-raised with the case attached."""
+    try:
+        return check(case, pt, stage, values)
+    except Violation:
+        raise
+    except Exception as exc:
+        raise EvaluationFailed(case, stage, pt.point) from exc
+
+
 def corner_values(claim, point, budget) -> list[dict]:
     space = claim.space_at(point)
     return space.corners(budget.corners) if space is not None and budget.corners else []
@@ -61,7 +80,7 @@ def corner_values(claim, point, budget) -> list[dict]:
 def _corners(check: Check, pt: Point) -> None:
     space = check.claim.space_at(pt.point)
     for values in corner_values(check.claim, pt.point, check.budget):
-        check(space.case(values), pt, "corners", values)
+        _checked(check, space.case(values), pt, "corners", values)
 
 
 def _hypothesis(check: Check, pt: Point) -> None:
@@ -74,7 +93,7 @@ def _hypothesis(check: Check, pt: Point) -> None:
     @given(space.values() if from_space else claim.strategy(point))
     def search(drawn):
         values, case = (drawn, space.case(drawn)) if from_space else (None, drawn)
-        target(-check(case, pt, "hypothesis", values), label="tightness (closer to failing)")
+        target(-_checked(check, case, pt, "hypothesis", values), label="tightness (closer to failing)")
 
     search()
 
@@ -99,7 +118,10 @@ def _optimize(check: Check, pt: Point) -> None:
         def f(u):
             values = space.from_unit(u, base)
             pt.count("optimizer")
-            score = check.objective(space.case(values))
+            try:
+                score = check.objective(space.case(values))
+            except Exception as exc:
+                raise EvaluationFailed(space.case(values), "optimizer", pt.point) from exc
             score = score if np.isfinite(score) else np.inf
             if score < best["score"]:
                 best.update(score=score, values=values)
@@ -108,7 +130,7 @@ def _optimize(check: Check, pt: Point) -> None:
         x0 = np.clip(space.to_unit(base), 0.0, 1.0)
         minimize(f, x0, method="Powell", bounds=[(0.0, 1.0)] * len(x0),
                  options={"maxfev": check.budget.evals, "xtol": 1e-12, "ftol": 1e-15})
-        check(space.case(best["values"]), pt, "optimizer", best["values"])
+        _checked(check, space.case(best["values"]), pt, "optimizer", best["values"])
 
 
 def search_point(check: Check, point) -> Point:

@@ -7,6 +7,10 @@ from pathlib import Path
 import numpy as np
 
 from . import deng2023_attention, deng2023_toy, julistiono2024_synthetic
+from .agreement import success_sweeps
+
+#: what the paper says its experiment figures show (Section 7: "the robustness of our theoretical results")
+_DENG2023_CLAIM = "E_success happens with high probability"
 
 DESCRIPTIONS = {
     "deng2023-7.1": (
@@ -79,18 +83,23 @@ def _deng2023(profile: str, out: Path, seed: int, progress) -> list[dict]:
         "Dashed: 1 - 2^-m, the probability that some column of y has +1 at the spike (F_exp(A1) > 0).",
     ]
     entries = [{"id": "deng2023-7.1", "title": title, "description": desc, "figures": [fig.as_posix()],
-                "notes": notes, "profile": profile, "seed": seed, "data": res}]
+                "notes": notes, "profile": profile, "seed": seed, "data": res,
+                "verdict": success_sweeps({"n sweep": res["n"], "m sweep": res["m"]}, _DENG2023_CLAIM)}]
     att = deng2023_attention.run(profile, rng, progress)
     title, desc = DESCRIPTIONS["deng2023-7.2"]
     entries.append({"id": "deng2023-7.2", "title": title, "description": desc,
                     "figures": deng2023_attention.figure(att, out), "notes": deng2023_attention.notes(att),
-                    "profile": profile, "seed": seed, "data": att})
+                    "profile": profile, "seed": seed, "data": att,
+                    "verdict": success_sweeps({f"Figure {fig[-1]} ({name})": points for fig in ("figure4", "figure5")
+                                               for name, points in att[fig]["panels"].items()}, _DENG2023_CLAIM)})
     return entries
 
 
 #: one runner per paper: (profile, out_dir, seed, progress) -> experiment entries, each
 #: {"id", "title", "description", "figures" (paths relative to out_dir), "notes",
-#:  "profile", "seed", "data"}; a runner seeds its own generator from ``seed``.
+#:  "profile", "seed", "data", "verdict"}; a runner seeds its own generator from ``seed``;
+#: "verdict" ({"agreement": "agrees" | "partly" | "disagrees", "details": [...]}, see
+#: :mod:`.agreement`) says whether the reproduction shows what the paper's figure shows.
 RUNNERS = [_deng2023, _julistiono2024]
 
 
