@@ -58,17 +58,19 @@ class Problem:
         return self.M @ sym_sqrt(self.Sigma)
 
 
-def random_problem(rng, d: int, k: int, *, cond: float = 4.0, x_scale: float = 0.5,
+def random_problem(rng, d: int, k: int, *, cond: float = 4.0, x_scale: float = 0.5, spread: float = 0.5,
                    sigma: float = 0.1) -> Problem:
     """A random (Sigma, M, sigma): Sigma with eigenvalues log-spaced in [cond^{-1/2}, cond^{1/2}]
-    (condition number ``cond``) in a random basis, and M = G Sigma^{-1/2} with G a k x d Gaussian
-    matrix rescaled so that sigma_1(X) = sigma_1(M Sigma^{1/2}) = x_scale (the A3 size)."""
+    (condition number ``cond``) in a random basis, and M = X Sigma^{-1/2} with X = U diag(s) V^T,
+    U, V random with orthonormal columns and s log-spaced from spread * x_scale to x_scale:
+    sigma_1(X) = x_scale (the A3 size), sigma_d(X) / sigma_1(X) = spread."""
     Q, _ = np.linalg.qr(rng.standard_normal((d, d)))
     Sigma = (Q * np.geomspace(1.0, cond, d)) @ Q.T / np.sqrt(cond)
     Sigma = (Sigma + Sigma.T) / 2
-    G = rng.standard_normal((k, d))
-    G *= x_scale / np.linalg.norm(G, 2)
-    return Problem(Sigma, G @ sym_sqrt(Sigma, -0.5), sigma)
+    U, _ = np.linalg.qr(rng.standard_normal((k, d)))
+    V, _ = np.linalg.qr(rng.standard_normal((d, d)))
+    X = (U * np.geomspace(x_scale, spread * x_scale, d)) @ V.T
+    return Problem(Sigma, X @ sym_sqrt(Sigma, -0.5), sigma)
 
 
 def appendix_a_problem(rng, d: int, k: int, *, c_sigma: float = 0.5, c_M: float = 0.1,

@@ -209,3 +209,21 @@ def constants(problem: Problem) -> dict:
     s1, sd = float(s[0]), float(s[-1])
     return {"sigma_1": s1, "sigma_d": sd, "sigma_min": np.sqrt(2 * sd), "sigma_max": np.sqrt(2 * s1),
             "alpha": sd / 2, "beta": 4 * s1, "rho": sd / (3 * np.sqrt(2 * s1))}
+
+
+# ---- the problem in lifted coordinates (Tu et al.'s factorisation; any backend) -----------
+
+def lifted_excess(Z, X, k: int):
+    """F - F* = ||U V^T - X||_F^2 / 2 + ||U^T U - V^T V||_F^2 / 8, Z = [U; V] (Section 1.9, DERIVED).
+
+    Plain array arithmetic, so it runs on float64 and on mpmath object arrays alike."""
+    U, V = Z[:k], Z[k:]
+    E, W = U @ V.T - X, U.T @ U - V.T @ V
+    return np.sum(E * E) / 2 + np.sum(W * W) / 8
+
+
+def lifted_grad(Z, X, k: int):
+    """grad_Z F = [(U V^T - X) V + U W / 2; (U V^T - X)^T U - V W / 2], W = U^T U - V^T V."""
+    U, V = Z[:k], Z[k:]
+    E, W = U @ V.T - X, U.T @ U - V.T @ V
+    return np.concatenate([E @ V + U @ W / 2, E.T @ U - V @ W / 2], axis=0)
