@@ -714,20 +714,6 @@ lemma_19_rate = _rate(
     lambda c, K: float(np.sum(np.var(_mumu(sm.query(c.x_i, c.B, K)).reshape(len(K), -1), axis=0, ddof=1))),
     quantity="sum of the variances of the entries of mu_i mu_i^T")
 
-def _stein_cov_gap(case, K):
-    """Per draw, a quantity whose mean is E_{-i} C_i - Sigma (lemma-20/identity, with
-    E[mu mu^T] - m m^T = E[(mu - m)(mu - m)^T] + (E mu - m) m^T + m (E mu - m)^T and E mu - m in the
-    Stein form of lemma-11/identity): every term's relative Monte Carlo error stays O(N^{-1/2})."""
-    D = sm.query(case.x_i, case.B, K)
-    m, x = case.m, case.x_i
-    mm = np.outer(m, m)
-    g = _stein_mean_gap(x, case.B, case.problem.Sigma, K)
-    dev = D.mu - m
-    w = (3 * D.p_other ** 2 - 2 * D.p_other ** 3).sum(axis=1)
-    return (D.p_self[:, None, None] * (np.outer(x, x) - case.problem.Sigma - mm)[None] - w[:, None, None] * mm[None]
-            - dev[:, :, None] * dev[:, None, :] - g[:, :, None] * m[None, None, :] - m[None, :, None] * g[:, None, :])
-
-
 lemma_21_rate = _rate(
     "goel2026/lemma-21/rate", "Lemma 21", r"\mathbb E_i\|\mathbb E_{-i}C_i-\Sigma\|_F^2=O(1/n)",
     "UNKNOWN statement (claims file: 'integrated versions, finite by Lemma 7'); RECONSTRUCTED as the integrated "
