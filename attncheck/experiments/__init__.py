@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import deng2023_attention, deng2023_toy
+from . import deng2023_attention, deng2023_toy, goel2026_training
 
 DESCRIPTIONS = {
     "deng2023-7.1": (
@@ -22,7 +22,23 @@ DESCRIPTIONS = {
         "Definition D.1 datasets under QK^T = I_d (Figure 4) and QK^T = 1_{d x d} (Figure 5), six sweeps each "
         "(n, d, m, c, a0, a1) with the parameters Section 7.2 states; thin lines: each of the four events.",
     ),
+    "goel2026-a": (
+        "goel2026 Appendix A (Figures 1 and 2): Algorithm 1 vs SGD",
+        "Excess population loss (closed form, Theorem 1.1) of Algorithm 1 (spectral start) vs SGD (random N(0, 1) "
+        "start), and of both from the same random start with the same step size and minibatches; sweeps of n "
+        "(statistical floor) and of t (geometric phase). Deep: Algorithm 1 at d = 64, n = 10^5.",
+    ),
 }
+
+
+def _goel2026(profile: str, out: Path, seed: int, progress) -> list[dict]:
+    """goel2026 Appendix A: Figures 1 and 2, sweeps of n and T."""
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 2026]))
+    res = goel2026_training.run(profile, rng, progress)
+    title, desc = DESCRIPTIONS["goel2026-a"]
+    return [{"id": "goel2026-a", "title": title, "description": desc,
+             "figures": goel2026_training.figure(res, out), "notes": goel2026_training.notes(res),
+             "profile": profile, "seed": seed, "data": res}]
 
 
 def _deng2023(profile: str, out: Path, seed: int, progress) -> list[dict]:
@@ -53,7 +69,7 @@ def _deng2023(profile: str, out: Path, seed: int, progress) -> list[dict]:
 #: one runner per paper: (profile, out_dir, seed, progress) -> experiment entries, each
 #: {"id", "title", "description", "figures" (paths relative to out_dir), "notes",
 #:  "profile", "seed", "data"}; a runner seeds its own generator from ``seed``.
-RUNNERS = [_deng2023]
+RUNNERS = [_deng2023, _goel2026]
 
 
 def run_all(profile: str, out_dir, seed: int = 0, progress=print) -> Path:
