@@ -268,3 +268,56 @@ def theorem_4_main(case, R, xp):
 )
 def theorem_4_norm_rate(case, R, xp):
     return np.full(len(R[0]), case.n ** 2 * _sq_mean(_grad_bias_draws(case, R)))
+
+
+# ---- Lemma 5 -------------------------------------------------------------------------------------
+
+def _lemma5_case(**v):
+    """(Sigma_hat, M_hat) perturbing (Sigma, M): Sigma_hat = Sigma^{1/2}(I + E)Sigma^{1/2} with ||E||_op = s_pert,
+    and X_hat = M_hat Sigma_hat^{1/2} = X + Delta with ||Delta||_op = eps_frac sigma_d(X)/2."""
+    c = ss.Case(dict(v), ss.make_problem(v))
+    p = c.problem
+    rng = np.random.default_rng([v["seed"], 55])
+    E = rng.standard_normal((p.d, p.d))
+    E = (E + E.T) / 2
+    E *= v["s_pert"] / max(np.linalg.norm(E, 2), 1e-300)
+    Sh = gr.sym_sqrt(p.Sigma)
+    S_hat = Sh @ (np.eye(p.d) + E) @ Sh
+    S_hat = (S_hat + S_hat.T) / 2
+    Delta = rng.standard_normal((p.k, p.d))
+    sd = np.linalg.svd(p.X, compute_uv=False)[-1]
+    Delta *= v["eps_frac"] * sd / 2 / np.linalg.norm(Delta, 2)
+    X_hat = p.X + Delta
+    c.extra.update(S_hat=S_hat, X_hat=X_hat, M_hat=X_hat @ gr.sym_sqrt(S_hat, -0.5), sigma_d=sd)
+    return c
+
+
+@claim(
+    "goel2026/lemma-5/main", kind="inequality", source=f"{PAPER}, Lemma 5",
+    statement=r"\|\hat X-X\|_{op}\le\sigma_d(X)/2:\ \operatorname{dist}_\Sigma(\theta_0,\mathcal M)\le"
+              r"\|\hat U\hat D^{1/2}(K-I)\|_F+\|K^\top\hat V\hat D^{1/2}K-\hat V\hat D^{1/2}\|_F+"
+              r"\sqrt{\tfrac2{\sqrt2-1}}\frac{\|\hat X-X\|_F}{\sqrt{\sigma_d(X)}},\ K=\hat\Sigma^{-1/2}\Sigma^{1/2}",
+    space=Space(build=_lemma5_case, **ss.problem_params(d_max=4, x_scale=(0.01, 10.0)), s_pert=Real(0.0, 0.5),
+                eps_frac=Real(0.0, 1.0)),
+    interpretation={
+        "provenance": "RECONSTRUCTED (claims file Lemma 5; T_3 is Tu et al. 2016, Lemma 5.14, quoted)",
+        "inputs": PROBLEMS.replace("[0.1, 2]", "[0.01, 10]") + "; Sigma_hat = Sigma^{1/2}(I + E)Sigma^{1/2}, E symmetric "
+                  "with ||E||_op in [0, 0.5]; X_hat = X + Delta with ||Delta||_op = eps_frac sigma_d(X)/2, "
+                  "eps_frac in [0, 1] (the whole hypothesis (13)); theta_0 the spectral initialisation of "
+                  "(Sigma_hat, M_hat = X_hat Sigma_hat^{-1/2})",
+        "check": "dist_Sigma(theta_0, M) (Procrustes) <= T_1 + T_2 + T_3, plus 1e-9 of the right side (rounding "
+                 "at the exact tie eps = 0, E = 0)",
+    },
+)
+def lemma_5_main(case, xp):
+    p = case.problem
+    A0, B0 = pgd.spectral_init(case.S_hat, case.M_hat)
+    dist = float(sr.manifold_distance(A0, B0, p))
+    U, D, Vt = np.linalg.svd(case.X_hat, full_matrices=False)
+    K = gr.sym_sqrt(case.S_hat, -0.5) @ gr.sym_sqrt(p.Sigma)
+    Ur, Vr = U * np.sqrt(D), Vt.T * np.sqrt(D)
+    T1 = np.linalg.norm(Ur @ (K - np.eye(p.d)))
+    T2 = np.linalg.norm(K.T @ Vr @ K - Vr)
+    T3 = math.sqrt(2 / (math.sqrt(2) - 1)) * np.linalg.norm(case.X_hat - p.X) / math.sqrt(case.sigma_d)
+    rhs = T1 + T2 + T3
+    return le(xp.asarray(dist - 1e-9 * (rhs + np.linalg.norm(Ur) + np.linalg.norm(Vr))), xp.asarray(rhs), xp)
