@@ -321,3 +321,62 @@ def lemma_5_main(case, xp):
     T3 = math.sqrt(2 / (math.sqrt(2) - 1)) * np.linalg.norm(case.X_hat - p.X) / math.sqrt(case.sigma_d)
     rhs = T1 + T2 + T3
     return le(xp.asarray(dist - 1e-9 * (rhs + np.linalg.norm(Ur) + np.linalg.norm(Vr))), xp.asarray(rhs), xp)
+
+
+# ---- Lemma 4 -------------------------------------------------------------------------------------
+
+def _lemma4_case(**v):
+    """A tube point (r >= 1e-6), K = Sigma^{1/2} Sigma_hat^{-1} Sigma^{1/2} = I + E with ||E||_op = k_frac eps_0,
+    eps_0 = alpha/(12 beta), and a gradient error e_Z with ||e_Z||_F = e_frac alpha rho."""
+    c = ss.make_tube_case(lambda k: k["rho"], **v)
+    con, d = c.constants, c.problem.d
+    rng = np.random.default_rng([v["seed"], 44])
+    eps0 = con["alpha"] / (12 * con["beta"])
+    E = rng.standard_normal((d, d))
+    E = (E + E.T) / 2
+    E *= v["k_frac"] * eps0 / max(np.linalg.norm(E, 2), 1e-300)
+    e = rng.standard_normal(c.Z_star.shape)
+    e *= v["e_frac"] * con["alpha"] * con["rho"] / np.linalg.norm(e)
+    c.extra.update(K=np.eye(d) + E, e_Z=e, eps0=eps0)
+    return c
+
+
+LEMMA4 = Space(build=_lemma4_case, **ss.tube_params(r_min=1e-6, x_scale=(0.01, 10.0)), k_frac=Real(0.0, 1.0),
+               e_frac=Real(0.0, 10.0))
+LEMMA4_READING = {
+    "provenance": "RECONSTRUCTED (claims file Lemma 4; constants DERIVED there): E2 with eps_0 = alpha/(12 beta)",
+    "inputs": "problems as theorem-1/part-3 (d <= 4, sigma_1(X) in [0.01, 10]); theta = theta* + H in the tube, "
+              "||H||_Sigma = r rho, r in [1e-6, 1]; K = I + E, E symmetric with ||E||_op <= eps_0 (the whole event "
+              "E2); any gradient error e_Z with ||e_Z||_F in [0, 10 alpha rho]",
+    "coordinates": "Z coordinates (theorem-1/part-3-lifted): the preconditioned step is Kbar G_Z K with "
+                   "Kbar = diag(I_k, K), G_Z = grad_Z F + e_Z, and the Sigma-inner product is Frobenius there",
+}
+
+
+def _lemma4_step(case):
+    k = case.problem.k
+    Z_star, H = case.Z_star, case.H
+    G = sr.lifted_grad(Z_star + H, Z_star[:k] @ Z_star[k:].T, k) + case.e_Z
+    return np.concatenate([G[:k] @ case.K, case.K @ G[k:] @ case.K], axis=0)
+
+
+@claim(
+    "goel2026/lemma-4/part-1", kind="inequality", source=f"{PAPER}, Lemma 4",
+    statement=r"\langle\hat P(g),\theta-\theta^*\rangle_\Sigma\ge\tfrac\alpha2\|\theta-\theta^*\|_\Sigma^2-"
+              r"\tfrac2\alpha\|e_Z\|^2",
+    space=LEMMA4, interpretation=LEMMA4_READING,
+)
+def lemma_4_part_1(case, xp):
+    P, H, a = _lemma4_step(case), case.H, case.constants["alpha"]
+    return le(xp.asarray(a / 2 * np.sum(H * H) - 2 / a * np.sum(case.e_Z ** 2)), xp.asarray(np.sum(P * H)), xp)
+
+
+@claim(
+    "goel2026/lemma-4/part-2", kind="inequality", source=f"{PAPER}, Lemma 4",
+    statement=r"\|\hat P(g)\|_\Sigma^2\le2(1+\varepsilon_0)^4\big(\beta^2\|\theta-\theta^*\|_\Sigma^2+\|e_Z\|^2\big)",
+    space=LEMMA4, interpretation=LEMMA4_READING,
+)
+def lemma_4_part_2(case, xp):
+    P, H, b = _lemma4_step(case), case.H, case.constants["beta"]
+    rhs = 2 * (1 + case.eps0) ** 4 * (b * b * np.sum(H * H) + np.sum(case.e_Z ** 2))
+    return le(xp.asarray(np.sum(P * P)), xp.asarray(rhs), xp)
