@@ -38,6 +38,20 @@ def point_summary(p: Point) -> dict:
     return out
 
 
+def decelerating(n: list, c: list) -> bool:
+    """The implied constant's log-slope over the last step is at most half that of the step before.
+
+    A constant approaching a finite limit from below (c - a/n, the usual pre-asymptotic pattern)
+    shows a significant upward fit on a short path, but its log-slope shrinks geometrically; a
+    power n^e (or log n) keeps it (nearly) constant. Such a rise is never taken as a refutation.
+    """
+    if len(c) < 3 or min(c[-3:]) <= 0:
+        return False
+    s1 = math.log(c[-2] / c[-3]) / math.log(n[-2] / n[-3])
+    s2 = math.log(c[-1] / c[-2]) / math.log(n[-1] / n[-2])
+    return s1 > 0 and s2 <= s1 / 2
+
+
 def _asymptotic(points: list[Point]) -> tuple[Verdict, dict]:
     n = [path_n(p.point) for p in points]
     c = [p.worst["implied_constant"] for p in points]
@@ -47,6 +61,10 @@ def _asymptotic(points: list[Point]) -> tuple[Verdict, dict]:
     rising = all(c[i] < c[i + 1] for i in range(len(c) - 3, len(c) - 1))
     ev = {"implied_constant_max": max(c), "growth_exponent": fit.slope,
           "growth_exponent_ci95": [fit.lower, fit.upper]}
+    if fit.lower > 0 and rising and decelerating(n, c):
+        return Verdict.INCONCLUSIVE, dict(ev, reason="implied constant rises but decelerates (the last log-slope is "
+                                                      "at most half the previous one, as c - a/n does): consistent "
+                                                      "with a finite limit; extend the path to decide")
     if fit.lower > 0 and rising:
         return Verdict.REFUTED, dict(ev, reason="the needed constant grows like n^%.3g along the path" % fit.slope)
     if fit.slope > 0:

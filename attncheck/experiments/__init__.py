@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import deng2023_attention, deng2023_toy, julistiono2024_synthetic
+from . import deng2023_attention, deng2023_toy, goel2026_training, julistiono2024_synthetic
 from .agreement import success_sweeps
 
 #: what the paper says its experiment figures show (Section 7: "the robustness of our theoretical results")
@@ -38,6 +38,12 @@ DESCRIPTIONS = {
         "n = 2, T = 3, d = 2 fixed toy data, W and v from 0, normalized steps eta = 0.1; directional Bregman "
         "divergence of W to the ell_p-AttSVM and of v to the ell_p-SVM direction, selected tokens.",
     ),
+    "goel2026-a": (
+        "goel2026 Appendix A (Figures 1 and 2): Algorithm 1 vs SGD",
+        "Excess population loss (closed form, Theorem 1.1) of Algorithm 1 (spectral start) vs SGD (random N(0, 1) "
+        "start), and of both from the same random start with the same step size and minibatches; sweeps of n "
+        "(statistical floor) and of t (geometric phase). Deep: Algorithm 1 at d = 64, n = 10^5.",
+    ),
 }
 
 
@@ -65,6 +71,14 @@ def _julistiono2024(profile: str, out: Path, seed: int, progress) -> list[dict]:
     entries.append({"id": "julistiono2024-4.2", "title": title, "description": desc, "figures": [figs[1]],
                     "notes": notes, "profile": profile, "seed": seed, "data": r42})
     return entries
+def _goel2026(profile: str, out: Path, seed: int, progress) -> list[dict]:
+    """goel2026 Appendix A: Figures 1 and 2, sweeps of n and T."""
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 2026]))
+    res = goel2026_training.run(profile, rng, progress)
+    title, desc = DESCRIPTIONS["goel2026-a"]
+    return [{"id": "goel2026-a", "title": title, "description": desc,
+             "figures": goel2026_training.figure(res, out), "notes": goel2026_training.notes(res),
+             "profile": profile, "seed": seed, "data": res}]
 
 
 def _deng2023(profile: str, out: Path, seed: int, progress) -> list[dict]:
@@ -100,7 +114,7 @@ def _deng2023(profile: str, out: Path, seed: int, progress) -> list[dict]:
 #:  "profile", "seed", "data", "verdict"}; a runner seeds its own generator from ``seed``;
 #: "verdict" ({"agreement": "agrees" | "partly" | "disagrees", "details": [...]}, see
 #: :mod:`.agreement`) says whether the reproduction shows what the paper's figure shows.
-RUNNERS = [_deng2023, _julistiono2024]
+RUNNERS = [_deng2023, _julistiono2024, _goel2026]
 
 
 def run_all(profile: str, out_dir, seed: int = 0, progress=print) -> Path:

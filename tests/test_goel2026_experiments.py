@@ -1,0 +1,23 @@
+"""goel2026 Appendix A runner: smoke test of the quick profile (figures written, numbers finite)."""
+import math
+
+import numpy as np
+
+from attncheck.experiments import DESCRIPTIONS, RUNNERS, goel2026_training
+
+
+def test_goel2026_runner_is_registered():
+    assert "goel2026-a" in DESCRIPTIONS and any(r.__name__ == "_goel2026" for r in RUNNERS)
+
+
+def test_quick_run_writes_figures_and_rates(tmp_path, monkeypatch):
+    monkeypatch.setitem(goel2026_training.SETTINGS, "quick",
+                        dict(goel2026_training.SETTINGS["quick"], steps=200, sweep_n=[250, 1000, 4000]))
+    res = goel2026_training.run("quick", np.random.default_rng(0), lambda *a: None)
+    (tmp_path / "figures").mkdir()
+    paths = goel2026_training.figure(res, tmp_path)
+    assert all((tmp_path / p).exists() for p in paths)
+    assert res["fig2_ours"]["excess"][-1] < 0.01 * res["fig2_ours"]["excess"][0]
+    assert res["geometric_rate"] is None or 0 < res["geometric_rate"] < 1
+    assert math.isfinite(res["exponent_init_excess"]["slope"])
+    assert goel2026_training.notes(res)
