@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .random_features import ACTIVATIONS, DTYPE, Attention, RFBlocks, flat
+from .random_features import ACTIVATIONS, DTYPE, Attention, RFBlocks, flat, rf_blocks
 
 #: relative inflation of computed operator norms, covering float64 rounding of the SVD
 OPNORM_SAFETY = 1e-10
@@ -216,3 +216,69 @@ def flat_perturbation(X: torch.Tensor, group, delta: torch.Tensor) -> torch.Tens
     out = torch.zeros_like(X)
     out[list(group)] = delta
     return flat(out)
+
+
+# ---- one call per model: the bracket [lower, upper] of the word sensitivity -----------------
+
+@dataclass
+class Bracket:
+    """WS of a token subset: ``lower`` (ascent witness, max over groups), ``upper`` (certified, or None),
+    per-group lower bounds, and the sizes used."""
+
+    lower: float
+    upper: float | None
+    per_group: torch.Tensor
+    base_norm: float
+    groups: list
+    upper_over: str  # "all tokens", "groups", or "none"
+
+
+def random_tokens(n: int, count: int, gen: torch.Generator) -> list[int]:
+    """Token 0 (the paper's choice), token n - 1 and random others: ``count`` distinct tokens."""
+    if count >= n:
+        return list(range(n))
+    rest = torch.randperm(n, generator=gen)[: count + 2].tolist()
+    out = list(dict.fromkeys([0, n - 1] + rest))
+    return out[:count]
+
+
+def rf_bracket(X: torch.Tensor, k: int, act: str, groups, gen: torch.Generator, depth: int = 1,
+               beta: float = 1.0, restarts: int = 4, steps: int = 60, upper_all: bool = True,
+               lower: bool = True, upper: bool = True) -> Bracket:
+    """RF (depth 1, beta = 1: (3.1)) or DRF (depth L, He beta: (4.2)) word sensitivity of token groups:
+    the ascent lower bound (``lower``) and the certified upper bound (``upper``), each on request.
+
+    The first layer is drawn block by block (exact law of V); with ``upper_all`` every token's
+    block is drawn, so the certified upper bound covers the sup over all i of (3.4); otherwise
+    only the groups' tokens (the bound then covers the groups only). Layers 2..L are dense k x k.
+    """
+    n, d = X.shape
+    used = sorted({i for g in groups for i in g})
+    tokens = list(range(n)) if upper_all else used
+    blocks = rf_blocks(X, tokens, k, gen, scale2=beta)
+    where = {t: j for j, t in enumerate(tokens)}
+    gidx = [[where[i] for i in g] for g in groups]
+    Vs = [torch.randn((k, k), generator=gen, dtype=DTYPE, device=X.device) * math.sqrt(beta / k)
+          for _ in range(depth - 1)]
+    probe, base = rf_probe(blocks, gidx, act, Vs)
+    m = len(groups[0])
+    per = ascend(probe, base, len(groups), m, d, gen, restarts, steps, device=X.device).ratio if lower else None
+    up, over = None, "none"
+    if upper and m == 1 and upper_all:
+        up, over = float(rf_upper(blocks, [[j] for j in range(n)], act, base, Vs).max()), "all tokens"
+    elif upper:
+        up, over = float(rf_upper(blocks, gidx, act, base, Vs).max()), "groups"
+    return Bracket(float(per.max()) if lower else float("nan"), up, per, base, [list(g) for g in groups], over)
+
+
+def attention_bracket(att: Attention, X: torch.Tensor, tokens, gen: torch.Generator, restarts: int = 4,
+                      steps: int = 60, chunk: int = 16) -> Bracket:
+    """Attention-map word sensitivity of each token in ``tokens`` (lower bounds; no certified upper)."""
+    d = X.shape[1]
+    ratios, base = [], None
+    for s in range(0, len(tokens), chunk):
+        part = list(tokens)[s:s + chunk]
+        probe, base = attention_probe(att, X, part)
+        ratios.append(ascend(probe, base, len(part), 1, d, gen, restarts, steps, device=X.device).ratio)
+    per = torch.cat(ratios)
+    return Bracket(float(per.max()), None, per, base, [[int(i)] for i in tokens], "none")

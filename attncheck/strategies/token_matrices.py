@@ -1,6 +1,7 @@
 """Hypothesis strategies for bombari2024 token matrices (Assumption 1), boundaries included."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,3 +38,35 @@ def token_case(n: int, d: int, families=FAMILIES):
 def token_case_sizes(n_range=(1, 8), d_range=(1, 8), families=FAMILIES):
     """Token matrices with n, d drawn too (n = 1 and d = 1 included)."""
     return st.tuples(st.integers(*n_range), st.integers(*d_range)).flatmap(lambda nd: token_case(*nd, families))
+
+
+@dataclass(frozen=True)
+class WSCase:
+    """One word-sensitivity case: tokens X, the activation, k = ceil(rho D), the depth L and the
+    number m of modified tokens (Remark 4.1)."""
+
+    tokens: TokenCase
+    act: str = "relu"
+    rho: float = 1.0
+    depth: int = 1
+    m: int = 1
+
+    @property
+    def n(self) -> int:
+        return self.tokens.n
+
+    @property
+    def d(self) -> int:
+        return self.tokens.d
+
+    @property
+    def k(self) -> int:
+        return math.ceil(self.rho * self.n * self.d)
+
+
+def ws_case(n: int, ds, acts, rhos=(1.0,), depths=(1,), ms=(1,), families=FAMILIES):
+    """WSCase with d, the activation, rho, L and m drawn from the given choices (all included)."""
+    ms_ok = [m for m in ms if 1 <= m <= n] or [n]
+    return st.builds(WSCase, st.sampled_from(list(ds)).flatmap(lambda d: token_case(n, d, families)),
+                     st.sampled_from(list(acts)), st.sampled_from(list(rhos)), st.sampled_from(list(depths)),
+                     st.sampled_from(ms_ok))
