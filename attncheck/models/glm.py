@@ -3,8 +3,8 @@
 Every function takes features (rows of Phi, phi = phi(X), phi' = phi(X^i(Delta))) and a
 numeric backend ``xp`` (float64 or mpmath, see :mod:`attncheck.precision`), so identities
 can be re-decided at high precision where the pseudo-inverse is ill-conditioned.
-Phi has full row rank (the kernel K = Phi Phi^T is invertible, the setting of Section 6
-and Lemma 4.1 of [12]); then Phi^+ = Phi^T K^{-1}.
+In float64 Phi^+ is applied by least squares (any rank); in mpmath Phi must have full row
+rank (K = Phi Phi^T invertible, the setting of Lemma 4.1 of [12]), and Phi^+ = Phi^T K^{-1}.
 """
 from __future__ import annotations
 
@@ -27,7 +27,10 @@ def kernel(Phi):
 
 
 def pinv_apply(Phi, r, xp):
-    """Phi^+ r = Phi^T K^{-1} r (Phi of full row rank)."""
+    """Phi^+ r: float64 by least squares (the minimum-norm solution, any rank); mpmath as Phi^T K^{-1} r
+    (Phi of full row rank)."""
+    if xp.name == "float64":
+        return np.linalg.lstsq(np.asarray(Phi, float), np.asarray(r, float), rcond=None)[0]
     return Phi.T @ _solve(kernel(Phi), r, xp)
 
 
