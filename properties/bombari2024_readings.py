@@ -14,7 +14,7 @@ DRAWS = ("3 independent draws of the random weights per case (each draw is a who
 K_RATIO = "k = Omega(D) / Theta(D): k = ceil(rho D) with rho drawn in {1/4, 1, 2} (k = D is the authors' choice)"
 TOKENS = ("X: every Assumption-1 family (normalized Gaussian rows, binary hypercube rows, repeated tokens, "
           "near-collinear rows, orthogonal rows when n <= d, low rank, antipodal pairs)")
-LOWER = ("LOWER side of the sup: S is estimated by projected gradient ascent (4 restarts, 60 normalised steps, "
+LOWER = ("LOWER side of the sup: S is estimated by projected gradient ascent (4 restarts, 40 normalised steps, "
          "every iterate inside the sqrt(d) ball), a lower bound on the sup of (3.4); it can refute this O(.) "
          "upper bound, never an Omega(.) lower bound")
 UPPER = ("UPPER side of the sup: the certified bound M ||V_i||_op sqrt(d) / ||phi(X)|| of the Lemma B.1 chain "
@@ -26,7 +26,7 @@ WITNESS = ("LOWER side of the sup used for an Omega(.) claim: the gradient-ascen
 ACTS = ("relu", "tanh", "gelu", "softplus")
 HE_ACTS = ("relu", "gelu", "softplus")  # (4.3) has no solution for tanh (see eq-4.3/tanh-no-solution)
 RHO = (0.25, 1.0, 2.0)
-RESTARTS, STEPS = 4, 60
+RESTARTS, STEPS = 4, 40
 
 
 def generator(seed) -> torch.Generator:

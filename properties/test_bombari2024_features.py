@@ -59,7 +59,7 @@ def tanh_no_solution(v, xp):
 
 # ---- (B.10) and (B.7) -------------------------------------------------------------------------
 
-NORM_PATH = {"quick": [64, 256, 1024, 4096], "deep": [64, 256, 1024, 4096, 16384, 65536]}
+NORM_PATH = {"quick": [64, 256, 1024], "deep": [64, 256, 1024, 4096, 16384, 65536]}
 
 
 def _features_norm(case, rng, size):
@@ -76,13 +76,13 @@ def _features_norm(case, rng, size):
 B10 = {"probability": PROB, "k": K_RATIO, "X": TOKENS + " (the law of ||phi(X)|| does not depend on X under "
        "Assumption 1: V flat(X) ~ N(0, I_k), drawn exactly without V)", "d": "d = 4; D = 4n >= 256 (at D = 16, k = 4 a ReLU feature "
        "vector vanishes with probability 1/16 and sqrt(k) / ||phi|| is infinite: the statement is asymptotic in D)",
-       "draws": "200 draws of V per case", "activation": "relu, tanh, gelu, softplus (Lipschitz, not 0)"}
+       "draws": "64 draws of V per case", "activation": "relu, tanh, gelu, softplus (Lipschitz, not 0)"}
 
 
 @claim("bombari2024/eq-b.10/upper", kind="asymptotic", source="bombari2024 Appendix B, (B.10) (and (B.26))",
        statement=r"\|\varphi(X)\|_2 = \Theta(\sqrt{k}) \text{ w.p. } \ge 1 - e^{-c_1 D}: \text{ the } \mathcal{O} \text{ side}",
        domain=lambda n: ws_case(n, (4,), ACTS, RHO), sample=_features_norm, probability=0.5, path=NORM_PATH,
-       cost="cheap", draws=200, interpretation=dict(B10, ratio="||phi(X)|| / sqrt(k)"))
+       cost="normal", draws=64, interpretation=dict(B10, ratio="||phi(X)|| / sqrt(k)"))
 def b10_upper(case, R, xp):
     return np.asarray(R)
 
@@ -90,7 +90,7 @@ def b10_upper(case, R, xp):
 @claim("bombari2024/eq-b.10/lower", kind="asymptotic", source="bombari2024 Appendix B, (B.10) (and (B.26))",
        statement=r"\|\varphi(X)\|_2 = \Theta(\sqrt{k}) \text{ w.p. } \ge 1 - e^{-c_1 D}: \text{ the } \Omega \text{ side}",
        domain=lambda n: ws_case(n, (4,), ACTS, RHO), sample=_features_norm, probability=0.5, path=NORM_PATH,
-       cost="cheap", draws=200, interpretation=dict(B10, ratio="sqrt(k) / ||phi(X)|| (exact: no estimate of a sup)"))
+       cost="normal", draws=64, interpretation=dict(B10, ratio="sqrt(k) / ||phi(X)|| (exact: no estimate of a sup)"))
 def b10_lower(case, R, xp):
     return 1.0 / np.asarray(R)
 
@@ -112,7 +112,7 @@ def b7(case, S, xp):
 @claim("bombari2024/lemma-c.1/main", kind="asymptotic", source="bombari2024 Appendix C, Lemma C.1, (C.4) at l = L",
        statement=r"|\|\varphi_l(X)\|_2 - \sqrt{k}| \le e^{Cl}\log D \text{ w.p. } \ge 1 - 2L e^{-c\log^2 D}",
        domain=lambda n: ws_case(n, (4,), HE_ACTS, RHO, depths=(1, 2, 3)), sample=seeds, probability=0.5,
-       path={"quick": [4, 16, 64, 256], "deep": [4, 16, 64, 256, 1024]}, cost="expensive", draws=3,
+       path={"quick": [4, 16, 64, 128], "deep": [4, 16, 64, 256, 1024]}, cost="expensive", draws=3,
        interpretation={"probability": PROB, "k": K_RATIO + "; layers 2..L are k x k", "d": "d = 4; D = 4n",
                        "L": "l = L in {1, 2, 3}; e^{Cl} is fixed for fixed l, so the ratio must stay bounded along n",
                        "activation": "relu, gelu, softplus with beta from (4.3) (tanh: no beta exists)",

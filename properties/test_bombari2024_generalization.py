@@ -135,7 +135,7 @@ def n_train(k: int) -> int:
     """N = max(2, ceil(k^(1/3))): N log^3 N / k falls along the path (0.17 at k = 64, 0.08 at k = 4096)."""
     return max(2, math.ceil(k ** (1 / 3) - 1e-9))
 
-GEN_PATH = {"quick": [16, 32, 64, 128], "deep": [16, 32, 64, 128, 256, 512]}
+GEN_PATH = {"quick": [16, 32, 64], "deep": [16, 32, 64, 128, 256, 512]}
 GEN_D = 4
 SEARCH_TOKENS = 2
 
