@@ -21,7 +21,7 @@ from ..models.word_sensitivity import maximize
 
 RESTARTS, STEPS = 4, 60
 GRIDS = {
-    "quick": {"d": 64, "n_raf": [24, 40], "n_rf": 24, "N": [100, 700, 1300], "trials": 2},
+    "quick": {"d": 16, "n_raf": [8, 16], "n_rf": 8, "N": [20, 60, 100], "trials": 1},
     "deep": {"d": 768, "n_raf": [40, 120], "n_rf": 40, "N": [100, 700, 1300], "trials": 10},
 }
 

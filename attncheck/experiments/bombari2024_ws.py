@@ -23,8 +23,8 @@ from ..models import word_sensitivity as ws
 RESTARTS, STEPS = 4, 60
 
 GRIDS = {
-    "quick": {"trials": 2, "rf_d": [16, 32, 64], "rf_n": [8, 16, 32, 64], "drf_d": 8, "drf_n": [8, 16, 32],
-              "drf_L": [2, 4, 8], "raf_d": [192, 384, 768], "raf_n": [10, 50, 100], "beyond_n": [],
+    "quick": {"trials": 1, "rf_d": [8, 16], "rf_n": [8, 16, 32], "drf_d": 4, "drf_n": [8, 16, 32],
+              "drf_L": [2, 4, 8], "raf_d": [32, 64], "raf_n": [10, 25, 50], "beyond_n": [],
               "rf_beyond_d": 16, "raf_beyond_d": 768},
     "deep": {"trials": 5, "rf_d": [192, 384, 768], "rf_n": [10, 25, 50, 100], "drf_d": 32,
              "drf_n": [16, 32, 64, 128], "drf_L": [2, 4, 8], "raf_d": [192, 384, 768],
