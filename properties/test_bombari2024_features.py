@@ -2,7 +2,6 @@ r"""bombari2024 feature maps: He's condition (4.3), the norm of the features (B.
 Lemma C.1 (deep features keep norm sqrt k) and the RAF norm bound (D.59)-(D.60), as printed."""
 import math
 
-import mpmath
 import numpy as np
 import torch
 from hypothesis import strategies as st

@@ -5,14 +5,12 @@ import math
 import mpmath
 import numpy as np
 import torch
-from hypothesis import strategies as st
 
 from attncheck import Slack, all_of, claim, close, le
 from attncheck.data.token_matrices import IID_FAMILIES, iid_samples
 from attncheck.models import context_modification as cm
 from attncheck.models import glm
 from attncheck.models import random_features as rf
-from attncheck.models import word_sensitivity as ws
 from attncheck.strategies.glm import feature_case
 from attncheck.strategies.token_matrices import ws_case
 from bombari2024_readings import ACTS, DRAWS, K_RATIO, PROB, RESTARTS, RHO, STEPS, TOKENS, X_of, generator, seeds

@@ -9,7 +9,6 @@ for token 0.
 """
 from __future__ import annotations
 
-import math
 import time
 
 import numpy as np

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .random_features import ACTIVATIONS, DTYPE, Attention, RFBlocks, flat, rf_blocks
+from .random_features import ACTIVATIONS, DTYPE, Attention, RFBlocks, rf_blocks
 
 #: relative inflation of computed operator norms, covering float64 rounding of the SVD
 OPNORM_SAFETY = 1e-10
@@ -209,13 +209,6 @@ def attention_probe(att: Attention, X: torch.Tensor, tokens):
 def groups_of(tokens) -> list[list[int]]:
     """Single-token groups [[i] for i in tokens]."""
     return [[int(i)] for i in tokens]
-
-
-def flat_perturbation(X: torch.Tensor, group, delta: torch.Tensor) -> torch.Tensor:
-    """flat(X^I(Delta)) - flat(X) for one group (a helper for tests of the block algebra)."""
-    out = torch.zeros_like(X)
-    out[list(group)] = delta
-    return flat(out)
 
 
 # ---- one call per model: the bracket [lower, upper] of the word sensitivity -----------------
