@@ -101,6 +101,14 @@ class Claim:
     certify: Certificate | None = None  # interval proof on a box (deterministic kinds)
     space: Space | Callable | None = None  # declared parameters (or point -> Space) for corners and the optimizer
     cost: Cost = Cost.NORMAL
+    draws: int | None = None  # Monte Carlo draws per case at most (random kinds whose one draw is a whole model)
+    refutable: bool = True  # False: the evaluator is a one-sided witness; a failure is INCONCLUSIVE, never REFUTED
+
+    def mc_sizes(self, first: int, budget: int) -> tuple[int, int]:
+        """(first look, budget) of Monte Carlo draws per case, capped by ``draws``."""
+        if self.draws is None:
+            return first, budget
+        return min(first, self.draws), min(budget, self.draws)
 
     @property
     def paper(self) -> str:
@@ -168,6 +176,8 @@ def _validate(c: Claim) -> None:
             raise ValueError(f"claim {c.id}: relation must be '>=' or '==', got {c.relation!r}")
     if c.eventually and (c.path is None or c.kind is Kind.ASYMPTOTIC):
         raise ValueError(f"claim {c.id}: eventually=True needs a scaling path (asymptotic claims are judged on trends anyway)")
+    if c.draws is not None and (not c.kind.random or c.draws < 1):
+        raise ValueError(f"claim {c.id}: draws applies to probabilistic/asymptotic claims and must be >= 1")
     if c.certify is not None and c.kind.random:
         raise ValueError(f"claim {c.id}: interval certification applies to identity/inequality claims only")
     if c.kind is Kind.ASYMPTOTIC and c.path is None:
@@ -242,6 +252,8 @@ def claim(
     certify: Certificate | None = None,
     space: Space | Callable | None = None,
     cost: str | Cost = Cost.NORMAL,
+    draws: int | None = None,
+    refutable: bool = True,
     registry: Registry | None = None,
 ):
     """Decorator turning an evaluator into a registered :class:`Claim`.
@@ -250,6 +262,9 @@ def claim(
     plugin) collects as one test item. ``domain`` is a Hypothesis strategy of cases;
     ``space`` declares named parameters with ranges (corners, optimizer), and stands in
     for ``domain`` when that is omitted. ``cost`` sets the search budget (see :class:`Cost`).
+    ``draws`` caps the Monte Carlo draws per case (a draw that is a whole random model);
+    ``refutable=False`` marks an evaluator that is a one-sided witness (e.g. a lower bound on a
+    sup checked against an Omega claim): a failure then gives INCONCLUSIVE, never REFUTED.
     """
 
     def wrap(evaluate: Callable) -> Claim:
@@ -257,7 +272,8 @@ def claim(
             id=id, kind=Kind(kind), statement=statement, source=source, evaluate=evaluate,
             domain=domain, sample=sample, probability=probability, relation=relation,
             path=path, interpretation=dict(interpretation or {}), margin=margin, erratum=erratum,
-            eventually=eventually, certify=certify, space=space, cost=Cost(cost),
+            eventually=eventually, certify=certify, space=space, cost=Cost(cost), draws=draws,
+            refutable=refutable,
         )
         _validate(c)
         return (REGISTRY if registry is None else registry).add(c)

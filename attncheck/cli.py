@@ -44,6 +44,9 @@ def load(paths: list[str] | None) -> None:
             name = f"attncheck_claims_{f.stem}"
             if name in sys.modules:
                 continue
+            folder = str(f.resolve().parent)
+            if folder not in sys.path:  # sibling helper modules import as under pytest (prepend mode)
+                sys.path.insert(0, folder)
             spec = importlib.util.spec_from_file_location(name, f)
             module = importlib.util.module_from_spec(spec)
             sys.modules[name] = module

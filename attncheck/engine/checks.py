@@ -161,7 +161,7 @@ class ProbabilisticCheck(Check):
         rng = case_rng(self.seed, claim.id, case)
         p = claim.p(case)
         k = drawn = 0
-        for size in stats.looks(self.prof.mc_first, self.prof.mc_budget):
+        for size in stats.looks(*claim.mc_sizes(self.prof.mc_first, self.prof.mc_budget)):
             R = claim.sample(case, rng, size - drawn)
             d = precision.holds(lambda xp, idx: claim.evaluate(case, take(R, idx), xp), self.margin, self.esc)
             if d.ok.shape != (size - drawn,):
@@ -196,7 +196,8 @@ class ProbabilisticCheck(Check):
 
     def objective(self, case):
         claim = self.claim
-        s = claim.evaluate(case, claim.sample(case, self.crn(), self.budget.crn), precision.F64)
+        crn = claim.mc_sizes(self.budget.crn, self.budget.crn)[1]
+        s = claim.evaluate(case, claim.sample(case, self.crn(), crn), precision.F64)
         with np.errstate(invalid="ignore"):
             v = np.asarray(s.value, float)
             ok = np.isfinite(v) & np.asarray(s.holds(v), bool)
@@ -215,7 +216,8 @@ class AsymptoticCheck(Check):
         return float(np.quantile(ratio, self.claim.p(case))), int(ratio.size)
 
     def __call__(self, case, pt, stage, values=None):
-        c_hat, draws = self._constant(case, case_rng(self.seed, self.claim.id, case), self.prof.mc_budget)
+        size = self.claim.mc_sizes(self.prof.mc_budget, self.prof.mc_budget)[1]
+        c_hat, draws = self._constant(case, case_rng(self.seed, self.claim.id, case), size)
         pt.count(stage)
         pt.samples += draws
         pt.offer(-c_hat, values, self.budget.starts)
@@ -225,4 +227,4 @@ class AsymptoticCheck(Check):
         return -c_hat
 
     def objective(self, case):
-        return -self._constant(case, self.crn(), self.budget.crn)[0]
+        return -self._constant(case, self.crn(), self.claim.mc_sizes(self.budget.crn, self.budget.crn)[1])[0]

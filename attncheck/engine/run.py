@@ -30,7 +30,7 @@ def alpha_per_test(claim: Claim, prof: Profile, n_random_claims: int) -> tuple[f
     alpha_claim = stats.bonferroni(prof.alpha, max(prof.claims, n_random_claims))
     budget = prof.budget(claim.kind.random, claim.cost.value)
     tests = sum(_tests_per_point(claim, budget, pt) for pt in claim.points(prof.name))
-    return alpha_claim, alpha_claim / (tests * len(stats.looks(prof.mc_first, prof.mc_budget)))
+    return alpha_claim, alpha_claim / (tests * len(stats.looks(*claim.mc_sizes(prof.mc_first, prof.mc_budget))))
 
 
 def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_claims: int = 1,

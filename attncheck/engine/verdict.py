@@ -147,6 +147,17 @@ def _sampled(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
 
 
 def decide(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
+    """The verdict and its evidence; a one-sided witness (``refutable=False``) never refutes."""
+    verdict, ev = _decide(claim, seen)
+    if verdict is Verdict.REFUTED and not claim.refutable:
+        ev["would_refute"] = ev.pop("reason", "a failing case")
+        return Verdict.INCONCLUSIVE, dict(ev, reason=(
+            "the evaluator is a one-sided witness (e.g. a lower bound on a sup checked against an Omega "
+            "claim): its failure cannot refute the claim"))
+    return verdict, ev
+
+
+def _decide(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
     """The verdict and its evidence; a certificate is tried unless already refuted."""
     if claim.kind is Kind.ASYMPTOTIC:
         verdict, extra = _asymptotic(seen)

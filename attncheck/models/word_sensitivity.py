@@ -1,0 +1,277 @@
+"""bombari2024 word sensitivity (3.4): S(X) = sup_{i, ||Delta|| <= sqrt d} ||phi(X^i(Delta)) - phi(X)|| / ||phi(X)||.
+
+Two sides of the sup:
+
+- :func:`ascend` gives a *lower* bound: projected gradient ascent (torch autograd) over
+  Delta in the ball of radius sqrt(d), vectorised over tokens and restarts; every iterate
+  is feasible, so the best value seen is a witness. It can refute an O(.) upper bound,
+  never an Omega(.) lower bound (it can confirm one).
+- :func:`rf_upper` / :func:`drf_upper` give *certified upper* bounds from the Lipschitz chain
+  of Lemma B.1 / Lemma C.2, with the operator norm of the k x d block of token i in place of
+  ||V||_op (V(flat X^i(Delta) - flat X) = V_i Delta and ||V_i||_op <= ||V||_op).
+
+A *probe* maps perturbations Delta of shape (T, R, m, d) (T token groups, R restarts, m
+tokens per group) to ||phi(X^I(Delta)) - phi(X)||^2 of shape (T, R). The structured probes
+never build the D x D matrix V nor, per step, the n x n scores: a one-token perturbation
+touches d columns of V, and one row and one column of the scores.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+
+from .random_features import ACTIVATIONS, DTYPE, Attention, RFBlocks, rf_blocks
+
+#: relative inflation of computed operator norms, covering float64 rounding of the SVD
+OPNORM_SAFETY = 1e-10
+
+
+@dataclass
+class WSEstimate:
+    """Lower bound per token group (ratio of (3.4)) and the witnesses Delta achieving it."""
+
+    ratio: torch.Tensor  # (T,)
+    delta: torch.Tensor  # (T, m, d)
+    base_norm: float
+
+    @property
+    def lower(self) -> float:
+        return float(self.ratio.max())
+
+
+def _project(delta: torch.Tensor, radius: float) -> torch.Tensor:
+    norm = delta.norm(dim=-1, keepdim=True)
+    return delta * torch.clamp(radius / torch.clamp(norm, min=1e-300), max=1.0)
+
+
+def maximize(objective, T: int, m: int, d: int, gen: torch.Generator, restarts: int = 4, steps: int = 100,
+             lr: float = 0.5, device=None, feasible=None):
+    """Projected (normalised) gradient ascent of ``objective`` (T, R, m, d) -> (T, R) over each row
+    of Delta in the ball of radius sqrt(d); returns the best value per group and its Delta.
+
+    Restarts start on the sphere of radius sqrt(d) in random directions; the step is
+    lr * sqrt(d) times the unit gradient, decaying linearly to 1% of it. Every iterate is
+    feasible for the ball; ``feasible(delta) -> bool (T, R)`` may restrict which iterates count.
+    """
+    radius = math.sqrt(d)
+    dev = device if device is not None else torch.device("cpu")
+    delta = torch.randn((T, restarts, m, d), generator=gen, dtype=DTYPE, device=dev)
+    delta = radius * delta / delta.norm(dim=-1, keepdim=True)
+    best = torch.full((T, restarts), -math.inf, dtype=DTYPE, device=dev)
+    best_delta = delta.clone()
+    for t in range(steps + 1):
+        delta.requires_grad_(True)
+        val = objective(delta)
+        grad, = torch.autograd.grad(val.sum(), delta)
+        with torch.no_grad():
+            better = val > best
+            if feasible is not None:
+                better &= feasible(delta)
+            best = torch.where(better, val, best)
+            best_delta[better] = delta[better]
+            if t == steps:
+                break
+            gnorm = grad.flatten(2).norm(dim=-1).clamp(min=1e-300)[..., None, None]
+            step = lr * radius * (1.0 - 0.99 * t / steps)
+            delta = _project(delta + step * grad / gnorm, radius)
+    top, arg = best.max(dim=1)
+    return top, best_delta[torch.arange(T, device=dev), arg].detach()
+
+
+def ascend(probe, base_norm: float, T: int, m: int, d: int, gen: torch.Generator, restarts: int = 4,
+           steps: int = 100, lr: float = 0.5, device=None) -> WSEstimate:
+    """Lower bound on the word sensitivity of each token group: :func:`maximize` of the probe."""
+    top, wit = maximize(probe, T, m, d, gen, restarts, steps, lr, device)
+    return WSEstimate(torch.sqrt(torch.clamp(top, min=0.0)) / base_norm, wit, base_norm)
+
+
+def ratio_at(probe, base_norm: float, delta: torch.Tensor) -> torch.Tensor:
+    """The ratio of (3.4) at given perturbations (T, R, m, d) -> (T, R)."""
+    with torch.no_grad():
+        return torch.sqrt(probe(delta)) / base_norm
+
+
+# ---- probes -------------------------------------------------------------------------------
+
+def rf_probe(blocks: RFBlocks, groups, act: str, Vs=()):
+    """RF (Vs empty) or DRF (Vs: layers 2..L) probe; ``groups`` index rows of blocks.A.
+
+    Returns (probe, ||phi(X)||).
+    """
+    f = ACTIVATIONS[act].torch_fn
+    A = blocks.A[torch.as_tensor(groups, device=blocks.A.device)]  # (T, m, k, d)
+
+    def forward(pre):
+        h = f(pre)
+        for V in Vs:
+            h = f(h @ V.T)
+        return h
+
+    base = forward(blocks.z)
+
+    def probe(delta):
+        pre = blocks.z + torch.einsum("gmkd,grmd->grk", A, delta)
+        return ((forward(pre) - base) ** 2).sum(-1)
+
+    return probe, float(base.norm())
+
+
+def op_norm(A: torch.Tensor) -> torch.Tensor:
+    """Largest singular value over the last two axes, inflated by OPNORM_SAFETY."""
+    return torch.linalg.matrix_norm(A, ord=2) * (1.0 + OPNORM_SAFETY)
+
+
+def rf_upper(blocks: RFBlocks, groups, act: str, base_norm: float, Vs=()) -> torch.Tensor:
+    """Certified upper bound per group (Lemma B.1 / C.2 chain): M^L ||[A_g]||_op prod ||V_l||_op sqrt(m d) / ||phi(X)||.
+
+    [A_g] is the k x (m d) block of the group's tokens; sum_t A_t Delta_t = [A_g] vec(Delta)
+    and ||vec(Delta)|| <= sqrt(m d).
+    """
+    M = ACTIVATIONS[act].lipschitz
+    A = blocks.A[torch.as_tensor(groups, device=blocks.A.device)]  # (T, m, k, d)
+    T, m, k, d = A.shape
+    joined = A.permute(0, 2, 1, 3).reshape(T, k, m * d)
+    chain = op_norm(joined) * M
+    for V in Vs:
+        chain = chain * M * op_norm(V)
+    return chain * math.sqrt(m * d) / base_norm
+
+
+def dense_probe(feature, X: torch.Tensor, groups):
+    """Reference probe: builds every X^I(Delta) and calls the dense feature map. Small n only."""
+    base = feature(X)
+    idx = torch.as_tensor(groups, device=X.device)  # (T, m)
+
+    def probe(delta):
+        T, R, m, d = delta.shape
+        Xp = X.expand(T, R, *X.shape).clone()
+        for t in range(T):
+            Xp[t, :, idx[t]] = Xp[t, :, idx[t]] + delta[t]
+        out = torch.stack([torch.stack([feature(Xp[t, r]) for r in range(R)]) for t in range(T)])
+        return ((out - base) ** 2).flatten(2).sum(-1)
+
+    return probe, float(base.norm())
+
+
+def attention_probe(att: Attention, X: torch.Tensor, tokens):
+    """One-token probe for an attention map: O(n^2 d) once per token, O(n d) per evaluation.
+
+    Rows j != i keep their scores except column i: with r_j / U_j the log-normaliser /
+    output of row j over k != i (softmax), out_j = (1 - a_j) U_j + a_j v_i' with
+    a_j = sigmoid(S'_ji - r_j); for ReLU-RAF, out_j = (U_j + relu(S'_ji) v_i') / (Z_j + relu(S'_ji)).
+    Row i is recomputed in full (n scores).
+    """
+    n, d = X.shape
+    tok = torch.as_tensor(tokens, device=X.device)
+    S = att.scores(X)
+    Vals = att.values(X)
+    base = att.weights(S) @ Vals
+    XM, MXt = X @ att.M, att.M @ X.T  # (n, d), (d, n)
+    mask = torch.zeros((len(tok), n, n), dtype=torch.bool, device=X.device)
+    mask[torch.arange(len(tok)), :, tok] = True
+    if att.kind == "softmax":
+        Sm = S.expand(len(tok), n, n).masked_fill(mask, -math.inf)
+        r = torch.logsumexp(Sm, dim=-1)  # (T, n)
+        U = torch.softmax(Sm, dim=-1) @ Vals  # (T, n, dv)
+    else:
+        Rm = torch.relu(S).expand(len(tok), n, n).masked_fill(mask, 0.0)
+        Z = Rm.sum(-1)
+        U = Rm @ Vals
+    rows = torch.arange(n, device=X.device)
+
+    def probe(delta):
+        x_new = X[tok][:, None, :] + delta[:, :, 0, :]  # (T, R, d)
+        v_new = x_new if att.WV is None else x_new @ att.WV.T
+        col = torch.einsum("nd,trd->trn", XM, x_new) / att.c  # S'_{j i}, j != i
+        row = torch.einsum("trd,dn->trn", x_new, MXt) / att.c  # S'_{i k}, k != i
+        diag = torch.einsum("trd,de,tre->tr", x_new, att.M, x_new) / att.c
+        if att.kind == "softmax":
+            a = torch.sigmoid(col - r[:, None, :])[..., None]
+            out = (1 - a) * U[:, None] + a * v_new[:, :, None, :]
+        else:
+            g = torch.relu(col)[..., None]
+            den = Z[:, None, :, None] + g
+            num = U[:, None] + g * v_new[:, :, None, :]
+            out = torch.where(den > 0, num / torch.where(den > 0, den, torch.ones_like(den)), torch.zeros_like(num))
+        sel = rows[None, :] == tok[:, None]  # (T, n): row i of each token
+        row_i = torch.where(sel[:, None, :], diag[..., None], row)
+        w = att.weights(row_i)  # (T, R, n)
+        w_i = (w * sel[:, None, :]).sum(-1, keepdim=True)  # weight on the new token
+        out_i = w @ Vals + w_i * (v_new - Vals[tok][:, None, :])
+        out = torch.where(sel[:, None, :, None], out_i[:, :, None, :], out)
+        return ((out - base) ** 2).sum((-1, -2))
+
+    return probe, float(base.norm())
+
+
+def groups_of(tokens) -> list[list[int]]:
+    """Single-token groups [[i] for i in tokens]."""
+    return [[int(i)] for i in tokens]
+
+
+# ---- one call per model: the bracket [lower, upper] of the word sensitivity -----------------
+
+@dataclass
+class Bracket:
+    """WS of a token subset: ``lower`` (ascent witness, max over groups), ``upper`` (certified, or None),
+    per-group lower bounds, and the sizes used."""
+
+    lower: float
+    upper: float | None
+    per_group: torch.Tensor
+    base_norm: float
+    groups: list
+    upper_over: str  # "all tokens", "groups", or "none"
+
+
+def random_tokens(n: int, count: int, gen: torch.Generator) -> list[int]:
+    """Token 0 (the paper's choice), token n - 1 and random others: ``count`` distinct tokens."""
+    if count >= n:
+        return list(range(n))
+    rest = torch.randperm(n, generator=gen)[: count + 2].tolist()
+    out = list(dict.fromkeys([0, n - 1] + rest))
+    return out[:count]
+
+
+def rf_bracket(X: torch.Tensor, k: int, act: str, groups, gen: torch.Generator, depth: int = 1,
+               beta: float = 1.0, restarts: int = 4, steps: int = 60, upper_all: bool = True,
+               lower: bool = True, upper: bool = True) -> Bracket:
+    """RF (depth 1, beta = 1: (3.1)) or DRF (depth L, He beta: (4.2)) word sensitivity of token groups:
+    the ascent lower bound (``lower``) and the certified upper bound (``upper``), each on request.
+
+    The first layer is drawn block by block (exact law of V); with ``upper_all`` every token's
+    block is drawn, so the certified upper bound covers the sup over all i of (3.4); otherwise
+    only the groups' tokens (the bound then covers the groups only). Layers 2..L are dense k x k.
+    """
+    n, d = X.shape
+    used = sorted({i for g in groups for i in g})
+    tokens = list(range(n)) if upper_all else used
+    blocks = rf_blocks(X, tokens, k, gen, scale2=beta)
+    where = {t: j for j, t in enumerate(tokens)}
+    gidx = [[where[i] for i in g] for g in groups]
+    Vs = [torch.randn((k, k), generator=gen, dtype=DTYPE, device=X.device) * math.sqrt(beta / k)
+          for _ in range(depth - 1)]
+    probe, base = rf_probe(blocks, gidx, act, Vs)
+    m = len(groups[0])
+    per = ascend(probe, base, len(groups), m, d, gen, restarts, steps, device=X.device).ratio if lower else None
+    up, over = None, "none"
+    if upper and m == 1 and upper_all:
+        up, over = float(rf_upper(blocks, [[j] for j in range(n)], act, base, Vs).max()), "all tokens"
+    elif upper:
+        up, over = float(rf_upper(blocks, gidx, act, base, Vs).max()), "groups"
+    return Bracket(float(per.max()) if lower else float("nan"), up, per, base, [list(g) for g in groups], over)
+
+
+def attention_bracket(att: Attention, X: torch.Tensor, tokens, gen: torch.Generator, restarts: int = 4,
+                      steps: int = 60, chunk: int = 16) -> Bracket:
+    """Attention-map word sensitivity of each token in ``tokens`` (lower bounds; no certified upper)."""
+    d = X.shape[1]
+    ratios, base = [], None
+    for s in range(0, len(tokens), chunk):
+        part = list(tokens)[s:s + chunk]
+        probe, base = attention_probe(att, X, part)
+        ratios.append(ascend(probe, base, len(part), 1, d, gen, restarts, steps, device=X.device).ratio)
+    per = torch.cat(ratios)
+    return Bracket(float(per.max()), None, per, base, [[int(i)] for i in tokens], "none")

@@ -1,0 +1,19 @@
+"""Engine additions: a per-claim cap on Monte Carlo draws, and one-sided witnesses that never refute."""
+from attncheck.engine import run
+from planted_additions import REG, SEEN_SIZES
+
+
+def test_draws_caps_the_monte_carlo_sample_per_case():
+    SEEN_SIZES.clear()
+    rec = run(REG.get("planted/draws/capped"), "quick", seed=0)
+    assert rec["verdict"] == "HOLDS"
+    assert SEEN_SIZES and max(SEEN_SIZES) == 5
+    assert all(p["worst"]["draws"] == 5 for p in rec["evidence"]["path"])
+
+
+def test_a_failing_witness_is_inconclusive_never_refuted():
+    for cid in ("planted/witness/false", "planted/witness/growing"):
+        rec = run(REG.get(cid), "quick", seed=0)
+        assert rec["verdict"] == "INCONCLUSIVE", rec["evidence"]
+        assert "one-sided witness" in rec["evidence"]["reason"]
+        assert rec["evidence"]["would_refute"]
