@@ -23,7 +23,7 @@ import numpy as np
 
 from attncheck import F64, Erratum, Slack, claim, close, ge, le, lt
 from attncheck.models import attention as dense
-from attncheck.models.class_model import c_exp, log_f_exp, log_u_exp
+from attncheck.models.class_attention.section_e import c_exp, log_f_exp, log_u_exp
 from attncheck.models.random_signs import rademacher_group_sums
 from attncheck.strategies.attention import (FIRST, OWN, REST, a_values, attention_inputs, scaled_case,
                                             self_attention_case)

@@ -4,7 +4,7 @@ F.9, F.13, F.17 and Theorem 1.2, each claim part as printed.
 Shared reading (recorded in every claim's interpretation): Definition F.1 as read by
 attncheck/data/attention.py (columns 2..d of A1 are log n, of A2 = A3 the stacked I_{d-1});
 natural logarithm; QK^T = I_d and V = I_d; every position of j2 and j3. Evaluation is
-exact and O(1) in n and d (attncheck/models/cross_attention_claims.py), so every claim
+exact and O(1) in n and d (attncheck/models/class_attention/definition_f1.py), so every claim
 runs from n = 2 to n = 10^9 (quick) and 10^15 (deep).
 
 Printed hypotheses that contradict their section are kept and, where refuted, paired
@@ -18,7 +18,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from attncheck import Erratum, Slack, all_of, claim, close, ge, gt, le, lt
-from attncheck.models import cross_attention_claims as cm
+from attncheck.models.class_attention import definition_f1 as cm
 from attncheck.strategies import in_interval, m_large, m_smallest
 from attncheck.strategies.cross_attention import cross_case, pair_case
 
@@ -42,8 +42,8 @@ COMMON = {
     "dataset": "Definition F.1 as read by attncheck/data/attention.py: columns 2..d of A1 are log n and of "
                "A2 = A3 the stacked I_{d-1} ('second to d-1 columns' contradicts I_{d-1} and n = (d-1)t); "
                "A1 has a log n at row j2 of column 1, A2 has e_{j3} as column 1; natural logarithm",
-    "attention": "x = vec(QK^T) = vec(I_d), V = I_d; exact reduced evaluation (attncheck/models/"
-                 "cross_attention_claims.py: 2 query x 3 key classes x 3 column groups, n and d only as counts)",
+    "attention": "x = vec(QK^T) = vec(I_d), V = I_d; exact reduced evaluation (attncheck/models/class_attention/"
+                 "definition_f1.py: 2 query x 3 key classes x 3 column groups, n and d only as counts)",
     "indices": "j2, j3 anywhere in [n]: equal or distinct, first or last row, any residue of j3 mod (d-1); "
                "every row j0, key j1 and column i0 of the stated case is checked",
     "a0": "a0 drawn in [1e-12, 0.1 - 1e-12]: the open interval (0, 0.1) approached from both ends",

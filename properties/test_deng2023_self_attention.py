@@ -1,6 +1,6 @@
 """deng2023 Appendix D (self-attention), Theorem 6.2 and Theorem 1.1, each claim part as printed.
 
-Evaluation: the grouped form of :mod:`attncheck.models.self_attention_claims`, exact for
+Evaluation: the grouped form of :mod:`attncheck.models.class_attention.definition_d1`, exact for
 Definition D.1 with QK^T in {1_{dxd}, I_d} and V = I_d (n and d enter only as counts and
 widths, so n = 10^12 and d = 10^6 cost as little as n = 10), written against the backend
 ``xp`` so that undecided slacks are re-evaluated in mpmath. Random vectors sigma, y_l in
@@ -21,7 +21,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from attncheck import Erratum, Slack, claim, close, ge, gt, le, lt
-from attncheck.models import self_attention_claims as sa
+from attncheck.models.class_attention import definition_d1 as sa
 from attncheck.models.random_signs import rademacher_group_sums
 from attncheck.precision import both
 from attncheck.strategies import m_smallest

@@ -4,7 +4,7 @@ E_success := F_exp(D1) > 0 and F_lin(D1) = 0 and F_exp(D0) = 0 and F_lin(D0) = 0
 datasets (A1, A2, A3) of Definition D.1 (label 1 with a = a1, label 0 with a = a0) and one
 network (one Rademacher y in {-1, +1}^{d x m}) per trial, shared by the four evaluations.
 Figure 4 takes QK^T = I_d (X = vec(I_d)), Figure 5 QK^T = 1_{d x d} (printed 1_{n^2}).
-The networks are the structured Definitions C.2/C.6 (:mod:`attncheck.models.attention_structured`),
+The networks are the structured Definitions C.2/C.6 (:mod:`attncheck.models.class_attention.rows`),
 batched over trials; V = I_d and tau = (c + 0.1) sqrt(log n) (Theorems D.5, E.4), neither of
 which Section 7.2 states.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ..data.attention import SelfAttentionParams
-from ..models import attention_structured as structured
+from ..models.class_attention import rows as structured
 from ..stats import clopper_pearson
 
 DELTA = 0.01

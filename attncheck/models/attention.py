@@ -3,7 +3,7 @@
 Fact A.1, Definitions C.1, C.2, C.4, C.6 and Claims C.3, C.5.
 
 numpy float64. Forms n x n (and, in tensor form, n^2 x d^2) arrays: small n only; see
-:mod:`attncheck.models.attention_structured` for large n.
+:mod:`attncheck.models.class_attention` for large n.
 
 Conventions
 -----------

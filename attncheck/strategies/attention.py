@@ -25,7 +25,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from ..data.attention import SelfAttentionParams
-from ..models.class_model import ClassModel
+from ..models.class_attention.section_e import ClassModel
 from . import delta, in_interval
 
 # column roles of the orbit view

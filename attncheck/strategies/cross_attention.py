@@ -13,7 +13,7 @@ from functools import lru_cache
 from hypothesis import strategies as st
 
 from ..data.attention import CrossAttentionParams
-from ..models.cross_attention_claims import rows_where
+from ..models.class_attention.definition_f1 import rows_where
 from . import delta as delta_strategy
 from . import in_interval
 

@@ -16,7 +16,7 @@ from functools import lru_cache
 from hypothesis import strategies as st
 
 from ..data.attention import SelfAttentionParams
-from ..models.self_attention_claims import Grouped
+from ..models.class_attention.definition_d1 import Grouped
 from . import delta, in_interval
 
 A0_LOW = 1e-12
