@@ -17,8 +17,8 @@ from attncheck import F64, MP
 from attncheck.cli import load
 from attncheck.claims import REGISTRY, Verdict
 from attncheck.models import attention as dense
-from attncheck.models import attention_structured as structured
-from attncheck.models import class_model
+from attncheck.models.class_attention import rows as structured
+from attncheck.models.class_attention import section_e as class_model
 from attncheck.strategies.attention import (SelfAttentionCase, a_values, attention_inputs, scaled_case,
                                             self_attention_case)
 

@@ -1,5 +1,5 @@
 """Tests of the helpers behind properties/test_deng2023_self_attention.py: the grouped
-evaluators of attncheck.models.self_attention_claims against the dense (small n) and
+evaluators of attncheck.models.class_attention.definition_d1 against the dense (small n) and
 structured (large n) reference models, the column-group sums of random signs, the
 network maximum, and the Appendix D strategies."""
 from __future__ import annotations
@@ -14,8 +14,8 @@ from hypothesis import given, settings
 
 from attncheck.data.attention import SelfAttentionParams
 from attncheck.models import attention as dense
-from attncheck.models import attention_structured as structured
-from attncheck.models import self_attention_claims as sa
+from attncheck.models.class_attention import rows as structured
+from attncheck.models.class_attention import definition_d1 as sa
 from attncheck.models.random_signs import rademacher_group_sums
 from attncheck.precision import MP
 from attncheck.strategies import m_smallest

@@ -1,5 +1,5 @@
 """Tests of the helpers behind properties/test_deng2023_cross_attention.py (deng2023 Appendix F):
-the reduced evaluator attncheck.models.cross_attention_claims against the dense and the
+the reduced evaluator attncheck.models.class_attention.definition_f1 against the dense and the
 structured models, its exactness in both backends, the index-condition selection, and the
 strategies of attncheck.strategies.cross_attention."""
 from __future__ import annotations
@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from attncheck.data.attention import CrossAttentionParams
 from attncheck.models import attention as dense
-from attncheck.models import attention_structured as structured
-from attncheck.models import cross_attention_claims as cm
+from attncheck.models.class_attention import rows as structured
+from attncheck.models.class_attention import definition_f1 as cm
 from attncheck.precision import F64, MP
 from attncheck.strategies import m_large, m_smallest
 from attncheck.strategies.cross_attention import cross_case, divisors, pair_case, width_near
