@@ -17,7 +17,7 @@ of A1 fall into two classes (``QUERY_J2``: row j2; ``QUERY_PLAIN``: the other n-
 and the rows of A2 = A3 into three (``KEY_J3``: row j3; ``KEY_R3``: the other t-1 rows
 with residue r3; ``KEY_REST``: the n-t rows with another residue); u, f and c of a row
 depend on its class only. With V = I_d, c_{j0,i0} = <f_{j0}, (A3)_{*,i0}> and a column
-of group G has t ones in rows of class K (KEY_REST: (n-t) rows over d-2 columns); the d-2 columns of
+of group G sums the entries of class K's rows there (``class_attention.incidence``); the d-2 columns of
 ``REST`` all share one value of c (they are exchanged by a permutation that fixes A1).
 
 n and d enter only through integer counts, so d = n/2 + 1 at n = 10^15 costs the same as
