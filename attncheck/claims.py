@@ -103,6 +103,7 @@ class Claim:
     cost: Cost = Cost.NORMAL
     draws: int | None = None  # Monte Carlo draws per case at most (random kinds whose one draw is a whole model)
     refutable: bool = True  # False: the evaluator is a one-sided witness; a failure is INCONCLUSIVE, never REFUTED
+    across: str | None = None  # asymptotic: a second path coordinate x (dict points); n-trend per x, e^{Cx} rate fitted
 
     def mc_sizes(self, first: int, budget: int) -> tuple[int, int]:
         """(first look, budget) of Monte Carlo draws per case, capped by ``draws``."""
@@ -186,6 +187,14 @@ def _validate(c: Claim) -> None:
         for prof, pts in c.path.items():
             if c.kind is Kind.ASYMPTOTIC and len(pts) < 3:
                 raise ValueError(f"claim {c.id}: path {prof!r} needs >= 3 points to fit a trend")
+            if c.across is not None:
+                if c.kind is not Kind.ASYMPTOTIC or not all(isinstance(p, dict) and {"n", c.across} <= set(p)
+                                                            for p in pts):
+                    raise ValueError(f"claim {c.id}: across={c.across!r} needs an asymptotic claim whose path "
+                                     f"points are dicts with 'n' and {c.across!r}")
+                xs = [p[c.across] for p in pts]
+                if any(xs.count(x) < 3 for x in set(xs)):
+                    raise ValueError(f"claim {c.id}: path {prof!r} needs >= 3 points at each {c.across}")
 
 
 def _origin(c: Claim) -> tuple[str, str]:
@@ -254,6 +263,7 @@ def claim(
     cost: str | Cost = Cost.NORMAL,
     draws: int | None = None,
     refutable: bool = True,
+    across: str | None = None,
     registry: Registry | None = None,
 ):
     """Decorator turning an evaluator into a registered :class:`Claim`.
@@ -265,6 +275,8 @@ def claim(
     ``draws`` caps the Monte Carlo draws per case (a draw that is a whole random model);
     ``refutable=False`` marks an evaluator that is a one-sided witness (e.g. a lower bound on a
     sup checked against an Omega claim): a failure then gives INCONCLUSIVE, never REFUTED.
+    ``across="L"`` (asymptotic, dict path points with "n" and "L"): a bound such as O(e^{CL}/sqrt n)
+    with C unspecified; the n-trend is judged at each L, and the rate C of the growth across L is fitted.
     """
 
     def wrap(evaluate: Callable) -> Claim:
@@ -273,7 +285,7 @@ def claim(
             domain=domain, sample=sample, probability=probability, relation=relation,
             path=path, interpretation=dict(interpretation or {}), margin=margin, erratum=erratum,
             eventually=eventually, certify=certify, space=space, cost=Cost(cost), draws=draws,
-            refutable=refutable,
+            refutable=refutable, across=across,
         )
         _validate(c)
         return (REGISTRY if registry is None else registry).add(c)

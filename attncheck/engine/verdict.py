@@ -73,6 +73,32 @@ def _asymptotic(points: list[Point]) -> tuple[Verdict, dict]:
     return Verdict.HOLDS, ev
 
 
+_SEVERITY = {Verdict.REFUTED: 2, Verdict.INCONCLUSIVE: 1, Verdict.HOLDS: 0}
+
+
+def _across(points: list[Point], x: str) -> tuple[Verdict, dict]:
+    """A bound with an unspecified e^{C x} factor (e.g. O(e^{CL}/sqrt n)): for fixed x the implied constant
+    must stay bounded along n, so the n-trend is judged at each x (the most severe verdict wins); across x
+    any finite C is admissible, so the rate C of the largest constant, c_max(x) ~ a e^{C x}, is fitted and
+    reported (a log-linear fit), never used to refute."""
+    groups: dict = {}
+    for p in points:
+        groups.setdefault(p.point[x], []).append(p)
+    per = {v: _asymptotic(g) for v, g in sorted(groups.items())}
+    verdict = max((v for v, _ in per.values()), key=_SEVERITY.get)
+    ev = {"per_" + x: [dict(e, **{x: v, "verdict": vd.value}) for v, (vd, e) in per.items()],
+          "implied_constant_max": max(e["implied_constant_max"] for _, e in per.values())}
+    xs = sorted(groups)
+    cmax = [max(p.worst["implied_constant"] for p in groups[v]) for v in xs]
+    if len(xs) >= 3 and min(cmax) > 0:
+        fit = stats.fit_power_law([math.exp(v) for v in xs], cmax)
+        ev.update({"rate_across_" + x: fit.slope, "rate_across_%s_ci95" % x: [fit.lower, fit.upper]})
+    bad = [v for v, (vd, _) in per.items() if vd is verdict and verdict is not Verdict.HOLDS]
+    if bad:
+        ev["reason"] = "at %s = %s: %s" % (x, bad[0], per[bad[0]][1].get("reason", ""))
+    return verdict, ev
+
+
 #: level of the "failure rate falls" test of eventually-claims (two-sided interval of the exponent)
 TREND_ALPHA = 0.01
 
@@ -160,7 +186,7 @@ def decide(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
 def _decide(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
     """The verdict and its evidence; a certificate is tried unless already refuted."""
     if claim.kind is Kind.ASYMPTOTIC:
-        verdict, extra = _asymptotic(seen)
+        verdict, extra = _asymptotic(seen) if claim.across is None else _across(seen, claim.across)
         verdict, ev = verdict, dict({"path": [point_summary(p) for p in seen]}, **extra)
     else:
         verdict, ev = _sampled(claim, seen)

@@ -1,0 +1,126 @@
+"""bombari2024 Appendix D: the constructive witnesses of the proof of Theorem 3.
+
+Lemma D.1 (D.8): delta_eps = sqrt(d/n) U_r eps; Lemma D.2 (D.24)-(D.25): delta*_{1,2} = delta*/2 +- v/2
+with v orthogonal to the rows of X; Lemma D.3 (D.27), (D.31): sigma(Delta) = X W Delta / sqrt d with
+Delta = C W^T delta; Lemma D.4 (D.40): the distance of an attention row to e_i; Lemma D.5 (D.48): the
+change of phi_RAF. numpy float64 for the token algebra, torch for the attention map.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from . import random_features as rf
+
+
+def row_space(X: np.ndarray) -> np.ndarray:
+    """U_r: the first r = rank(X) left singular vectors of X^T (d x r), as in the proof of Lemma D.1."""
+    U, s, _ = np.linalg.svd(X.T, full_matrices=True)
+    r = int(np.sum(s > s[0] * 1e-10)) if s.size else 0
+    return U[:, :r]
+
+
+def null_space(X: np.ndarray) -> np.ndarray:
+    """An orthonormal basis (d x (d - r)) of Span{rows(X)}^perp, where v of (D.24) lives."""
+    U, s, _ = np.linalg.svd(X.T, full_matrices=True)
+    r = int(np.sum(s > s[0] * 1e-10)) if s.size else 0
+    return U[:, r:]
+
+
+def sphere(rng: np.random.Generator, size: int, r: int) -> np.ndarray:
+    """size draws of eps uniform on the sphere sqrt(r) S^{r-1}."""
+    e = rng.standard_normal((size, r))
+    return e / np.linalg.norm(e, axis=1, keepdims=True) * math.sqrt(r)
+
+
+def delta_eps(X: np.ndarray, eps: np.ndarray) -> np.ndarray:
+    """(D.8) delta_eps = sqrt(d / n) U_r eps for each row eps (K x r)."""
+    n, d = X.shape
+    return math.sqrt(d / n) * eps @ row_space(X).T
+
+
+def d1_candidates(X: np.ndarray, rng: np.random.Generator, draws: int = 64) -> np.ndarray:
+    """`draws` draws of (D.8) with both signs (the sign choice of (D.23)): 2 draws x d."""
+    D = delta_eps(X, sphere(rng, draws, row_space(X).shape[1]))
+    return np.concatenate([D, -D])
+
+
+def d1_delta(X: np.ndarray, rng: np.random.Generator, draws: int = 64) -> np.ndarray:
+    """delta* of Lemma D.1 with the sign of (D.23): among the candidates, the one with the most indices i
+    such that x_i^T delta >= 0.1 d / sqrt(n) (the proof's constant)."""
+    n, d = X.shape
+    D = d1_candidates(X, rng, draws)
+    good = np.sum(D @ X.T >= 0.1 * d / math.sqrt(n), axis=1)
+    return D[int(np.argmax(good))]
+
+
+def orth_v(X: np.ndarray, rng: np.random.Generator, count: int = 1) -> np.ndarray:
+    """count draws (count x d) of v of (D.24): random directions of Span{rows(X)}^perp with ||v|| = sqrt(d).
+    Needs rank(X) < d."""
+    N = null_space(X)
+    if N.shape[1] == 0:
+        raise ValueError("rank(X) = d: no v orthogonal to the rows of X")
+    V = rng.standard_normal((count, N.shape[1])) @ N.T
+    return V * (math.sqrt(X.shape[1]) / np.linalg.norm(V, axis=1, keepdims=True))
+
+
+def d2_pair(X: np.ndarray, delta: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """(D.24)-(D.25): delta*/2 +- v/2."""
+    v = orth_v(X, rng)[0]
+    return delta / 2 + v / 2, delta / 2 - v / 2
+
+
+def d3_best(X: np.ndarray, W: np.ndarray, rng: np.random.Generator, frac: int, draws: int = 64, vs: int = 8):
+    """The Lemma D.3 witness pair [Delta*_1, Delta*_2], Delta*_k = C_k W^T delta*_k (D.31) with
+    delta*_{1,2} = delta*/2 +- v/2 (D.24)-(D.25) and ||Delta*_k|| = sqrt(d): among `draws` draws of (D.8)
+    (both signs) and `vs` draws of v, the pair with the largest frac-th largest min_k sigma(Delta*_k)_i.
+    Any pair in the ball is an admissible witness of the existence claims D.3-D.5. Uses M = W W^T:
+    sigma(Delta_k) = X M delta_k / ||W^T delta_k|| and ||W^T delta_k||^2 = delta_k^T M delta_k."""
+    n, d = X.shape
+    A = d1_candidates(X, rng, draws)  # a x d
+    V = orth_v(X, rng, vs)  # b x d
+    M = W @ W.T
+    XM, AM, VM = X @ M, A @ M, V @ M
+    aMa, vMv, aMv = np.einsum("ij,ij->i", AM, A), np.einsum("ij,ij->i", VM, V), AM @ V.T  # a, b, a x b
+    XMa, XMv = XM @ A.T, XM @ V.T  # n x a, n x b
+    sig = []
+    for sgn in (1.0, -1.0):
+        norm = np.sqrt((aMa[:, None] + sgn * 2 * aMv + vMv[None, :]) / 4)  # ||W^T delta_k||, a x b
+        sig.append((XMa[:, :, None] + sgn * XMv[:, None, :]) / 2 / norm[None])  # sigma = X M delta / ||W^T delta||
+    q = -np.sort(-np.minimum(*sig), axis=0)[frac - 1]  # a x b
+    ia, ib = np.unravel_index(int(np.argmax(q)), q.shape)
+    out = []
+    for sgn in (1.0, -1.0):
+        u = W.T @ (A[ia] / 2 + sgn * V[ib] / 2)
+        out.append(u * math.sqrt(d) / np.linalg.norm(u))
+    return out
+
+
+def sigma(X: np.ndarray, W: np.ndarray, Delta: np.ndarray) -> np.ndarray:
+    """(D.27) sigma(Delta) = X W Delta / sqrt(d)."""
+    return X @ (W @ Delta) / math.sqrt(X.shape[1])
+
+
+def perturbed(X: np.ndarray, i: int, Delta: np.ndarray) -> np.ndarray:
+    """X^i(Delta) = X + e_i Delta^T."""
+    Xp = X.copy()
+    Xp[i] += Delta
+    return Xp
+
+
+def rows_to_e_i(X: np.ndarray, W: np.ndarray, i: int, Delta: np.ndarray) -> np.ndarray:
+    """(D.40): ||[s(X^i(Delta))]_{j:}^T - e_i||_2 for every row j (n-vector)."""
+    Xp = torch.as_tensor(perturbed(X, i, Delta))
+    s = torch.softmax(rf.scores(Xp, torch.as_tensor(W)), dim=-1).numpy()
+    s[:, i] -= 1.0
+    return np.linalg.norm(s, axis=1)
+
+
+def feature_change(X: np.ndarray, W: np.ndarray, i: int, Delta: np.ndarray) -> float:
+    """(D.48): ||phi_RAF(X) - phi_RAF(X^i(Delta))||_F."""
+    Wt = torch.as_tensor(W)
+    a = rf.raf_features(torch.as_tensor(X), Wt)
+    b = rf.raf_features(torch.as_tensor(perturbed(X, i, Delta)), Wt)
+    return float((a - b).norm())

@@ -1,0 +1,68 @@
+"""The Appendix D witnesses (attncheck.models.raf_witness) against direct computations."""
+import itertools
+import math
+
+import numpy as np
+import torch
+
+from attncheck.data.token_matrices import tokens
+from attncheck.models import raf_witness as rw
+from attncheck.models import random_features as rf
+
+
+def _X(n, d, seed=0, family="gaussian"):
+    return tokens(family, n, d, np.random.default_rng(seed))
+
+
+def test_spaces_and_d2_pair_obey_d19_and_d26():
+    X = _X(5, 12)
+    U, N = rw.row_space(X), rw.null_space(X)
+    assert U.shape == (12, 5) and N.shape == (12, 7)
+    assert np.allclose(X @ N, 0, atol=1e-10)
+    rng = np.random.default_rng(3)
+    delta = rw.d1_delta(X, rng)
+    assert np.linalg.norm(delta) <= math.sqrt(12) * (1 + 1e-12)
+    d1, d2 = rw.d2_pair(X, delta, rng)
+    assert abs(np.linalg.norm(d1 - d2) - math.sqrt(12)) < 1e-9
+    assert np.allclose(X @ d1, X @ delta / 2) and np.allclose(X @ d2, X @ delta / 2)  # (D.26)
+
+
+def test_d2_pair_needs_rank_below_d():
+    X = _X(6, 6, family="orthogonal")
+    try:
+        rw.d2_pair(X, np.zeros(6), np.random.default_rng(0))
+    except ValueError:
+        return
+    raise AssertionError("full-rank X must have no v orthogonal to its rows")
+
+
+def test_d3_best_is_the_best_candidate_by_brute_force():
+    X = _X(6, 10, seed=1)
+    W = np.random.default_rng(2).standard_normal((10, 10)) / math.sqrt(10)
+    frac = 2
+    pair = rw.d3_best(X, W, np.random.default_rng(5), frac, draws=4, vs=3)
+    assert all(abs(np.linalg.norm(D) - math.sqrt(10)) < 1e-9 for D in pair)
+    # the same candidates, rebuilt and scored directly with sigma (D.27)
+    rng = np.random.default_rng(5)
+    A, V = rw.d1_candidates(X, rng, 4), rw.orth_v(X, rng, 3)
+
+    def q(a, v):
+        Ds = [W.T @ (a / 2 + s * v / 2) for s in (1, -1)]
+        Ds = [D * math.sqrt(10) / np.linalg.norm(D) for D in Ds]
+        return np.sort(np.minimum(*(rw.sigma(X, W, D) for D in Ds)))[::-1][frac - 1]
+
+    best = max(q(a, v) for a, v in itertools.product(A, V))
+    got = np.sort(np.minimum(rw.sigma(X, W, pair[0]), rw.sigma(X, W, pair[1])))[::-1][frac - 1]
+    assert abs(got - best) < 1e-9
+
+
+def test_rows_to_e_i_and_feature_change_match_the_dense_map():
+    X = _X(4, 6, seed=4)
+    W = np.random.default_rng(0).standard_normal((6, 6)) / math.sqrt(6)
+    Delta = np.random.default_rng(1).standard_normal(6)
+    Xp = X.copy()
+    Xp[2] += Delta
+    s = torch.softmax(torch.as_tensor(Xp @ W @ Xp.T / math.sqrt(6)), dim=-1).numpy()
+    assert np.allclose(rw.rows_to_e_i(X, W, 2, Delta), np.linalg.norm(s - np.eye(4)[2], axis=1))
+    dense = np.linalg.norm(s @ Xp - rf.raf_features(torch.as_tensor(X), torch.as_tensor(W)).numpy())
+    assert abs(rw.feature_change(X, W, 2, Delta) - dense) < 1e-10
