@@ -75,13 +75,16 @@ def claim_task(path: str, claim_id: str, profile: str, scale: float, seed: int, 
 
 
 def killed_record(claim, profile, seed: int, error: BaseException) -> dict:
-    """ERROR record of a claim whose task never finished (it killed every worker it ran on)."""
+    """ERROR record of a claim whose task never finished (it killed every worker it ran on, or failed
+    before the claim ran, e.g. a claims file missing on the worker)."""
     from .claims import Verdict
     from .engine.run import record
     from . import replay
 
-    evidence = {"error": f"{type(error).__name__}: {error}; the claim killed its worker on every try (a crash in "
-                         "native code, or memory beyond the worker's limit)",
+    killed = type(error).__name__ == "KilledWorker"
+    why = ("the claim killed its worker on every try (a crash in native code, or memory beyond the worker's limit)"
+           if killed else "the Dask task failed outside the claim's evaluation")
+    evidence = {"error": f"{type(error).__name__}: {error}; {why}",
                 "traceback": "".join(traceback.format_exception_only(type(error), error)),
                 "profile": profile.name, "seed": seed, "cases": 0,
                 "replay": replay.command(claim, profile.name, seed, profile.scale)}
@@ -104,12 +107,13 @@ def run_claims(client, claims, profile, seeds: list[int], n_random: int, progres
                                 key=f"attncheck-claim-{seed}-{c.id}", pure=False, retries=0)
             futures[fut] = (seed, c)
     out, total = {}, len(futures)
-    for fut in as_completed(futures):
-        seed, c = futures[fut]
+    for fut in as_completed(list(futures)):
+        seed, c = futures.pop(fut)
         try:
             rec = fut.result()
         except Exception as e:  # KilledWorker (or the task's own failure outside engine.run)
             rec = killed_record(c, profile, seed, e)
+        fut.release()  # gathered: a worker that dies later does not make the scheduler recompute it
         out[(seed, c.id)] = rec
         progress(f"  [{len(out)}/{total}] seed {seed} {c.id}: {rec['verdict']}")
     return out
