@@ -131,7 +131,8 @@ def cmd_report(args) -> int:
         elif client is not None:
             from . import cluster
 
-            cluster.run_experiments(client, args.profile, stage.path, args.seed, progress=lambda m: print(m, flush=True))
+            cluster.run_experiments(client, args.profile, stage.path, args.seed,
+                                    progress=lambda m: print(m, flush=True))
         else:
             from . import experiments
 
@@ -218,6 +219,8 @@ def _report_dask(client, args, stage) -> tuple[int, dict]:
     got = cluster.run_claims(client, claims, get_profile(args.profile, args.scale), seeds, n_random,
                              progress=lambda m: print(m, flush=True))
     failed = any(failure_text(r) for r in got.values())
+    master = sorted((got[(args.seed, c.id)] for c in claims), key=lambda r: report.natural_key(r["id"]))
+    print("\n".join(report.table(master)))
     status = staging.Status(True)
     meta = {"profile": args.profile, "seed": args.seed, "scale": args.scale, "workers": args.scheduler,
             "run": status.to_json()}

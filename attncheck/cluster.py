@@ -10,7 +10,6 @@ workers (Dask's ``distributed.scheduler.allowed-failures``, default 3) ends as E
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import tempfile
 import traceback
@@ -125,7 +124,8 @@ def experiment_task(runner, profile: str, seed: int) -> tuple[list[dict], dict[s
     try:
         (scratch / "figures").mkdir()
         entries = runner(profile, scratch, seed, lambda m: None)
-        files = {f: (scratch / f).read_bytes() for e in entries for f in e.get("figures", []) if (scratch / f).is_file()}
+        files = {f: (scratch / f).read_bytes() for e in entries for f in e.get("figures", [])
+                 if (scratch / f).is_file()}
         return entries, files
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -154,4 +154,4 @@ def run_experiments(client, profile: str, out_dir, seed: int = 0, runners=None, 
 
 def describe(client) -> str:
     workers = client.scheduler_info().get("workers", {})
-    return f"Dask scheduler {client.scheduler.address}, {len(workers)} workers (pid {os.getpid()} client)"
+    return f"Dask scheduler {client.scheduler.address}, {len(workers)} workers"
