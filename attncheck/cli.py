@@ -5,8 +5,10 @@ import argparse
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -117,22 +119,20 @@ def _pytest_cmd(profile: str, out: str, workers: str, claims: list[str] | None, 
 
 def cmd_report(args) -> int:
     t0 = time.perf_counter()
+    client = _dask_client(args.scheduler) if args.scheduler else None  # fails here, before any work
     try:
         stage = staging.Staging(args.out, replace=args.replace)
     except staging.OutputError as e:
         fail(str(e))
     try:
-        cmd = _pytest_cmd(args.profile, str(stage.path), args.workers, args.claims, args.seed, args.scale)
-        print("running:", " ".join(cmd), flush=True)
-        rc = subprocess.call(cmd)
-        run_file = stage.path / "RUN"
-        if rc not in (0, 1) or not run_file.is_file():
-            stage.abandon()
-            fail(f"pytest exited with status {rc}; {args.out} left as it was", rc if rc else 1)
-        status = json.loads(run_file.read_text())
-        run_file.unlink()
+        rc, status = _report_dask(client, args, stage) if client is not None else _report_xdist(args, stage)
         if args.skip_experiments:
             report.keep_experiments(args.out, stage.path)
+        elif client is not None:
+            from . import cluster
+
+            cluster.run_experiments(client, args.profile, stage.path, args.seed,
+                                    progress=lambda m: print(m, flush=True))
         else:
             from . import experiments
 
@@ -144,8 +144,91 @@ def cmd_report(args) -> int:
     except KeyboardInterrupt:
         stage.abandon()
         fail(f"interrupted; {args.out} left as it was", INTERRUPTED)
+    except SystemExit:  # a claims file that does not load, no claims: nothing written
+        stage.abandon()
+        raise
+    finally:
+        if client is not None:
+            from . import cluster
+
+            cluster.close(client)
     print(f"attncheck: {line} ({time.perf_counter() - t0:.0f} s)")
     return rc
+
+
+def _report_xdist(args, stage) -> tuple[int, dict]:
+    """The claims through pytest-xdist, once per master seed; extra seeds run in scratch folders."""
+    from . import replication
+
+    seeds = replication.seeds(args.seed, args.seeds)
+    rc, reasons, by_seed = 0, [], {}
+    for seed in seeds:
+        path = stage.path if seed == args.seed else Path(tempfile.mkdtemp(prefix=f".seed-{seed}-", dir=stage.path))
+        cmd = _pytest_cmd(args.profile, str(path), args.workers, args.claims, seed, args.scale)
+        print("running:", " ".join(cmd), flush=True)
+        r = subprocess.call(cmd)
+        run_file = path / "RUN"
+        if r not in (0, 1) or not run_file.is_file():
+            stage.abandon()
+            fail(f"pytest exited with status {r}; {args.out} left as it was", r if r else 1)
+        status = json.loads(run_file.read_text())
+        run_file.unlink()
+        rc = max(rc, r)
+        if not status["complete"]:
+            reasons.append(status["reason"] if len(seeds) == 1 else f"seed {seed}: {status['reason']}")
+        if len(seeds) > 1:
+            by_seed[seed] = {c["id"]: c for c in json.loads((path / "results.json").read_text())["claims"]}
+        if path != stage.path:
+            shutil.rmtree(path)
+    if len(seeds) > 1:
+        _replicate(stage.path / "results.json", by_seed, args.seed, seeds)
+    return rc, {"complete": not reasons, "reason": "; ".join(reasons) or None}
+
+
+def _replicate(results: Path, by_seed: dict, master: int, seeds: list[int]) -> None:
+    from . import replication
+
+    doc = json.loads(results.read_text())
+    doc["claims"] = sorted(replication.merge(by_seed, master), key=lambda r: report.natural_key(r["id"]))
+    doc["seeds"]["replicates"] = seeds
+    results.write_text(json.dumps(doc, indent=1) + "\n")
+
+
+def _dask_client(spec: str):
+    from . import cluster
+
+    try:
+        client = cluster.connect(spec)
+    except cluster.ClusterError as e:
+        fail(str(e))
+    print(f"running on {cluster.describe(client)}", flush=True)
+    return client
+
+
+def _report_dask(client, args, stage) -> tuple[int, dict]:
+    """The claims as Dask tasks, one per (claim, seed); every claim ends with one record per seed."""
+    from . import cluster, replication
+    from .pytest_plugin import failure_text
+
+    load(args.claims)
+    claims = list(REGISTRY)
+    if not claims:
+        fail(f"no claims in {_looked_in()}")
+    n_random = sum(c.kind.random for c in REGISTRY) or 1
+    seeds = replication.seeds(args.seed, args.seeds)
+    got = cluster.run_claims(client, claims, get_profile(args.profile, args.scale), seeds, n_random,
+                             progress=lambda m: print(m, flush=True))
+    failed = any(failure_text(r) for r in got.values())
+    master = sorted((got[(args.seed, c.id)] for c in claims), key=lambda r: report.natural_key(r["id"]))
+    print("\n".join(report.table(master)))
+    status = staging.Status(True)
+    meta = {"profile": args.profile, "seed": args.seed, "scale": args.scale, "workers": args.scheduler,
+            "run": status.to_json()}
+    report.write(stage.path, [got[(args.seed, c.id)] for c in claims], meta)
+    if len(seeds) > 1:
+        _replicate(stage.path / "results.json", {s: {c.id: got[(s, c.id)] for c in claims} for s in seeds},
+                   args.seed, seeds)
+    return int(failed), status.to_json()
 
 
 def cmd_experiments(args) -> int:
@@ -217,6 +300,12 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("--skip-experiments", action="store_true", help="keep the experiments of the report in --out")
     sp.add_argument("--replace", action="store_true",
                     help="let a partial report (subset, interrupted, lower profile) replace a complete one")
+    sp.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
+                    help="run the claims and experiments as Dask tasks on this scheduler, or on a local cluster "
+                         "of N workers (needs the dask extra: pip install -e '.[dask]'); -n is then ignored")
+    sp.add_argument("--seeds", type=_positive, default=1, metavar="K",
+                    help="run every claim under K master seeds (--seed, --seed + 1, ...); the report gives each "
+                         "claim's share of seeds per verdict and flags verdicts that flip (default 1)")
     sp.set_defaults(func=cmd_report)
 
     sp = sub.add_parser("experiments", help="reproduce the papers' numerical experiments", add_help=False,
@@ -239,6 +328,16 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", default=None, help="also write the rows to this file")
     sp.set_defaults(func=cmd_bench)
     return p
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}")
+    return value
 
 
 class _ExperimentsHelp(argparse.Action):

@@ -11,6 +11,7 @@ import html
 from functools import lru_cache
 from pathlib import Path
 
+from . import replication
 from . import report_groups as g
 from .figures import claim_figure_name
 from .report import key_evidence, verdict_label
@@ -161,7 +162,7 @@ def _claim(rec: dict, out: Path) -> str:
     return (f"<article class='claim' id='{e(rec['id'])}' data-col='{e(g.column(rec))}' data-kind='{rec['kind']}'>"
             f"<h5><a href='#{e(rec['id'])}'>{e(rec['id'])}</a> {_verdict(rec)} <span class='tag'>{rec['kind']}"
             f"</span>{tag}</h5><p class='src'>{e(rec['source'])}</p><div class='stmt'>{math(rec['statement'])}</div>"
-            f"{erratum}<p class='ev'><b>Evidence:</b> {e(key_evidence(rec))}</p>{reason}{_counterexample(rec)}{trace}"
+            f"{erratum}<p class='ev'><b>Evidence:</b> {e(key_evidence(rec))}</p>{replication.html_claim(rec)}{reason}{_counterexample(rec)}{trace}"
             + (f"<details><summary>Interpretation ({len(rec['interpretation'])} choices)</summary><dl>{interp}</dl>"
                "</details>" if interp else "")
             + _figure(rec, out) + f"<p class='replay'>Replay: <code>{e(str(ev.get('replay')))}</code></p></article>")
@@ -209,7 +210,7 @@ def paper_page(paper: str, recs: list[dict], doc: dict, exps: dict | None, out: 
     title = g.PAPERS.get(paper, paper)
     body = ["<nav><a href='index.html'>all papers</a> · <a href='summary.md'>summary.md</a> · "
             "<a href='results.json'>results.json</a></nav>",
-            f"<h1>{e(paper)}: {e(title)}</h1>", *_run_info(doc), *_headline(paper, recs), *_errata(paper, recs, out),
+            f"<h1>{e(paper)}: {e(title)}</h1>", *_run_info(doc), *replication.html_flags(recs), *_headline(paper, recs), *_errata(paper, recs, out),
             *_claims(recs, out), *_experiments(paper, exps)]
     return _page(f"{paper}: attncheck report", body, _FILTER_JS)
 

@@ -1,6 +1,7 @@
 """summary.md: counts per paper, errata by lemma, links to the HTML pages (short by design)."""
 from __future__ import annotations
 
+from . import replication
 from . import report_groups as g
 from .report import verdict_label
 
@@ -26,6 +27,7 @@ def summary(doc: dict, exps: dict | None) -> str:
     lines = ["# attncheck verification report", "", *header(doc), "",
              "Full report: [index.html](index.html) (one page per paper); machine-readable: "
              f"[results.json](results.json) (schema `{doc['schema']}`).", "",
+             *replication.md_lines(papers),
              "## Verdicts per paper", "",
              "| paper | claims | " + " | ".join(g.COLUMNS) + " | main-text theorems |",
              "| --- | --- | " + " | ".join("---" for _ in g.COLUMNS) + " | --- |"]
