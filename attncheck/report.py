@@ -53,6 +53,14 @@ def _series_label(row: dict) -> str:
     return f"{name}: " + (f"n >= {_fmt(row['holds_from']['n'])}" if "holds_from" in row else "all n")
 
 
+def _in_tail(point, series: list) -> bool:
+    """Whether a point of a path over (beta, n) lies where its series holds (from its holds_from on)."""
+    for row in series:
+        if all(point.get(k) == v for k, v in row["series"].items()):
+            return row["verdict"] != "HOLDS" or point["n"] >= row.get("holds_from", {"n": 0})["n"]
+    return True
+
+
 def _first(point):
     return point[0] if isinstance(point, (list, tuple)) else point
 
@@ -73,6 +81,8 @@ def key_evidence(rec: dict) -> str:
     elif kind == "probabilistic":
         if path and "holds_from" in ev and ev["holds_from"] in [p["point"] for p in path]:  # eventually-claims: the evidence is the tail of the path
             path = path[[p["point"] for p in path].index(ev["holds_from"]):]
+        elif path and ev.get("series"):  # a path over (beta, n): each series from where it holds
+            path = [p for p in path if _in_tail(p["point"], ev["series"])]
         worsts = [p["worst"] for p in path if p.get("worst")] if path else [ev.get("worst")]
         worst = min(worsts, key=lambda w: w["gap"]) if worsts and worsts[0] else None
         if worst:

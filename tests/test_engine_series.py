@@ -35,3 +35,9 @@ def test_beta_series_twin_holds_with_where_each_series_holds():
     assert rows[1.0]["holds_from"]["n"] == 100
     label = verdict_label(rec)
     assert label.startswith("HOLDS") and "beta = 0.05: n >= 1e+40" in label
+
+
+def test_key_evidence_of_a_series_path_is_where_each_series_holds():
+    from attncheck.report import key_evidence
+    rec = run(POWER.get("power/beta-series/twin"), "quick", seed=0)
+    assert "worst pass rate 1 " in key_evidence(rec)  # the failing points below each holds_from are left out
