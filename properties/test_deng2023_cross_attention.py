@@ -3,7 +3,9 @@ F.9, F.13, F.17 and Theorem 1.2, each claim part as printed.
 
 Shared reading (recorded in every claim's interpretation): Definition F.1 as read by
 attncheck/data/attention.py (columns 2..d of A1 are log n, of A2 = A3 the stacked I_{d-1});
-natural logarithm; QK^T = I_d and V = I_d; every position of j2 and j3. Evaluation is
+natural logarithm; QK^T = I_d and V = I_d; every position of j2 and j3; "with probability
+1 - delta/poly(n)" read as Pr >= 1 - delta with delta in [10^-3, 0.1) (deng2023's one reading,
+see test_deng2023_self_attention.py); the sign lemmas and theorems run on a path over (beta, n). Evaluation is
 exact and O(1) in n and d (attncheck/models/cross_attention_claims.py), so every claim
 runs from n = 2 to n = 10^9 (quick) and 10^15 (deep).
 

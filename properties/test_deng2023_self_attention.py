@@ -7,9 +7,13 @@ widths, so n = 10^12 and d = 10^6 cost as little as n = 10), written against the
 {-1, +1}^d enter only through their sums over the column groups of c_{j0}, drawn exactly.
 
 Shared reading of the open parameters (recorded in every claim's interpretation):
-natural logarithm; u_exp, f_exp compared in log space; delta drawn in [0.01, 0.1) and
-"1 - delta/poly(n)" read as 1 - delta (poly(n) = 1); the asymptotic hypotheses on d read
-as d - 2 in [n^{1/2}, n/2], "for sufficiently large n" judged at the end of the path.
+natural logarithm; u_exp, f_exp compared in log space. deng2023's one reading of "with
+probability 1 - delta/poly(n)" (every claim of the paper, Appendices D, E, F): Pr >= 1 - delta,
+poly(n) = 1 (the most lenient), delta drawn in [10^-3, 0.1) (delta < 10^-3 unchecked). The
+asymptotic hypotheses on d (d = omega(n^0.02), omega(n^{4 a0 + 0.02})) admit every growth law
+d = n^beta: the theorems and sign lemmas run on a path over (beta, n) (attncheck.engine.series),
+each beta judged by the "sufficiently large n" rule on its own; the exact lemmas keep d - 2 any
+divisor of n, and Lemma D.4 the range d - 2 in [n^{1/2}, n/2].
 Ids: sub-bullets get suffixes (``part-2-one`` / ``part-2-rest``: the bullets "one index"
 and "the other indices"); a stated part refuted with an evident correction points, by
 an erratum, at ``<part>-corrected``; ``theorem-6.2/part-2-evident`` is the evident
