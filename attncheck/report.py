@@ -39,7 +39,26 @@ def verdict_label(rec: dict) -> str:
     trend = ev.get("failure_trend") or {}
     if verdict == "INCONCLUSIVE" and "holds_from_extrapolated" in trend:
         label += f" (failure falls; holds from n ~ {_fmt(trend['holds_from_extrapolated'])}?)"
+    if ev.get("series"):
+        label += " [" + "; ".join(_series_label(row) for row in ev["series"]) + "]"
     return label
+
+
+def _series_label(row: dict) -> str:
+    """One series of a path over (beta, n): "beta = 0.25: n >= 1e+08", "all n", or its verdict."""
+    name = ", ".join(f"{k} = {_fmt(v)}" for k, v in row["series"].items())
+    if row["verdict"] != "HOLDS":
+        extra = (row.get("failure_trend") or {}).get("holds_from_extrapolated")
+        return f"{name}: {row['verdict']}" + (f" (holds from n ~ {_fmt(extra)}?)" if extra else "")
+    return f"{name}: " + (f"n >= {_fmt(row['holds_from']['n'])}" if "holds_from" in row else "all n")
+
+
+def _in_tail(point, series: list) -> bool:
+    """Whether a point of a path over (beta, n) lies where its series holds (from its holds_from on)."""
+    for row in series:
+        if all(point.get(k) == v for k, v in row["series"].items()):
+            return row["verdict"] != "HOLDS" or point["n"] >= row.get("holds_from", {"n": 0})["n"]
+    return True
 
 
 def _first(point):
@@ -60,8 +79,10 @@ def key_evidence(rec: dict) -> str:
             parts.append(f"growth n^{_fmt(ev['growth_exponent'])} [{_fmt(lo)}, {_fmt(hi)}]")
         parts.append(f"n <= {_fmt(path[-1]['point'])}")
     elif kind == "probabilistic":
-        if path and "holds_from" in ev:  # eventually-claims: the evidence is the tail of the path
+        if path and "holds_from" in ev and ev["holds_from"] in [p["point"] for p in path]:  # eventually-claims: the evidence is the tail of the path
             path = path[[p["point"] for p in path].index(ev["holds_from"]):]
+        elif path and ev.get("series"):  # a path over (beta, n): each series from where it holds
+            path = [p for p in path if _in_tail(p["point"], ev["series"])]
         worsts = [p["worst"] for p in path if p.get("worst")] if path else [ev.get("worst")]
         worst = min(worsts, key=lambda w: w["gap"]) if worsts and worsts[0] else None
         if worst:

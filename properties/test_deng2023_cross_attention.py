@@ -3,7 +3,9 @@ F.9, F.13, F.17 and Theorem 1.2, each claim part as printed.
 
 Shared reading (recorded in every claim's interpretation): Definition F.1 as read by
 attncheck/data/attention.py (columns 2..d of A1 are log n, of A2 = A3 the stacked I_{d-1});
-natural logarithm; QK^T = I_d and V = I_d; every position of j2 and j3. Evaluation is
+natural logarithm; QK^T = I_d and V = I_d; every position of j2 and j3; "with probability
+1 - delta/poly(n)" read as Pr >= 1 - delta with delta in [10^-3, 0.1) (deng2023's one reading,
+see test_deng2023_self_attention.py); the sign lemmas and theorems run on a path over (beta, n). Evaluation is
 exact and O(1) in n and d (attncheck/models/class_attention/definition_f1.py), so every claim
 runs from n = 2 to n = 10^9 (quick) and 10^15 (deep).
 
@@ -18,6 +20,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from attncheck import Erratum, Slack, all_of, claim, close, ge, gt, le, lt
+from attncheck.engine.series import grid
 from attncheck.models.class_attention import definition_f1 as cm
 from attncheck.strategies import in_interval, m_large, m_smallest
 from attncheck.strategies.cross_attention import cross_case, pair_case
@@ -27,6 +30,10 @@ SIZES = {"quick": [2, 12, 360, 10**4, 10**6, 10**9],
 SCALING = {"quick": [2, 10, 100, 10**3, 10**4, 10**6, 10**9],
            "deep": [2, 10, 100, 10**3, 10**4, 10**5, 10**6, 10**8, 10**10, 10**12, 10**15]}
 BETA = in_interval(0.25, 1.0)
+BETAS = {"quick": (0.1, 0.25, 1.0), "deep": (0.1, 0.125, 0.15, 0.2, 0.25, 0.35, 0.5, 0.75, 1.0)}
+BETA_N = {"quick": [10**2, 10**4, 10**6, 10**9, 10**12, 10**15, 10**18],
+          "deep": [10**2, 10**3, 10**4, 10**5, 10**6, 10**8, 10**9, 10**10, 10**12, 10**14, 10**15, 10**16, 10**18]}
+BETA_PATH = {p: grid("beta", BETAS[p], BETA_N[p]) for p in BETAS}
 
 ROW = {
     "j0 = j2": lambda j0, j2, j3: j0 == j2,
@@ -57,15 +64,23 @@ ASYMPTOTIC = dict(COMMON, sizes="d - 1 = the divisor of n nearest n^beta, beta i
                                 "beyond n = 10^15 (beta = 0.1 gives d = 8 at n = 10^9)",
                   n="'for sufficiently large n' (o(.) and omega(.) hypotheses): refuted only if it fails at the "
                     "largest n of the path; the report gives the n from which it holds")
-SIGNS = dict(ASYMPTOTIC,
+GROWTH = dict(COMMON, sizes=(
+    "d = omega(n^0.02) and t sqrt(d) = o(n^0.99) (omega(n^{2 a0 + 0.02}) for D0 with F_exp) admit every growth law "
+    "d = n^beta, beta in (0.02, 1]: the path runs over (beta, n), d - 1 the divisor of n nearest n^beta (d <= n), "
+    "each beta judged along n on its own by the 'sufficiently large n' rule (quick: beta in {0.1, 0.25, 1}, n = "
+    "10^2 .. 10^18). UNCHECKED: beta in (0.02, 0.1). The reduced evaluator counts rows in int64, so n <= "
+    "10^18, where n^beta <= 63; at beta = 0.05 (d - 1 = 8 at n = 10^18) Theorem F.17 gives Pr[F_lin = 0] = 0.83 "
+    "< 0.999 (delta = 10^-3), rising from 0.0005 at n = 10^9 (d - 1 = 2): its regime lies beyond 10^18"),
+    n="'for sufficiently large n' (o(.) and omega(.) hypotheses): each beta refuted only if it fails at its "
+      "largest n and its failure rate does not fall; the report gives, beta by beta, the n from which it holds")
+SIGNS = dict(GROWTH,
              sigma="sigma uniform on {-1,+1}^d, drawn as exact group sums over column 1, the column of j3 and the "
                    "other d-2 columns",
-             probability="'= 1 - delta/poly(n)' read as '>= 1 - delta' with poly(n) = 1 and delta -> 0.1 (the "
-                         "event does not involve delta): Pr >= 0.9, refuted only if the failure probability "
-                         "exceeds 0.1",
+             probability="'= 1 - delta/poly(n)' read as '>= 1 - delta' with poly(n) = 1, the paper's one reading "
+                         "(see the module docstring); delta drawn in [10^-3, 0.1) (delta in (0, 10^-3) unchecked)",
              row="j0 is drawn among the rows of the stated case (j2, j3, their neighbours, first, last), one "
                  "probability per row")
-NETWORK = dict(ASYMPTOTIC,
+NETWORK = dict(GROWTH,
                network="F = phi(sum_{j0} sum_l phi_tau(<c(A,x)_{j0}, y_l>)) with the index j0, missing in print, "
                        "restored; F = 0 iff max_{j0,l} <c_{j0}, y_l> <= tau, F > 0 iff it exceeds tau (phi_tau "
                        ">= 0, every row class has count >= 1)",
@@ -73,7 +88,8 @@ NETWORK = dict(ASYMPTOTIC,
                  "Definition C.6's R^{n x m} cannot pair with c_{j0} in R^d), drawn as exact group sums",
                tau="tau = 0.9 as stated",
                x="x = vec(I_d), V = I_d: the setting of the lemmas the proofs use (the theorems leave x open)",
-               delta="delta drawn in [0.01, 0.1); 1 - delta/poly(n) read as 1 - delta (poly(n) = 1)")
+               delta="delta drawn in [10^-3, 0.1) (delta in (0, 10^-3) unchecked); 1 - delta/poly(n) read as "
+                     "1 - delta (poly(n) = 1)")
 M_ZERO = ("m = O(log(n/delta)) with Definition 3.7's m = C log(n/delta), C > 1: for 'F = 0' the smallest m "
           "is most lenient, m = floor(log(n/delta)) + 1")
 M_POSITIVE = ("m = ceil(C log(n/delta)) with C in [2, 3]: for 'F > 0' a larger m is more lenient (a column "
@@ -282,12 +298,19 @@ def _signs(case, rng, size):
     return cm.slot_sums(case.d, rng, (size,))
 
 
-def _sign_claim(cid, source, statement, label, c_of, row, event, probability, notes, erratum=None):
-    """Pr_sigma[event(<c_{j0}, sigma>)] >= probability for a row j0 of the stated case."""
+WHP = lambda case: 1.0 - case.delta  # noqa: E731  "1 - delta/poly(n)", poly(n) = 1
+
+
+def _sign_claim(cid, source, statement, label, c_of, row, event, probability, notes, erratum=None, a0_max=None):
+    """Pr_sigma[event(<c_{j0}, sigma>)] >= probability (a number, or WHP) for a row j0 of the stated case, along
+    a path over (beta, n); a0_max(beta): the cap on a0 a hypothesis in a0 puts."""
 
     @claim(cid, kind="probabilistic", source=source, statement=statement,
-           domain=lambda n: cross_case(n, label, beta=BETA, row=ROW[row]), path=SCALING, eventually=True,
-           sample=_signs, probability=probability, interpretation=dict(SIGNS, **notes), erratum=erratum)
+           domain=lambda pt: cross_case(pt["n"], label, beta=st.just(pt["beta"]), row=ROW[row],
+                                        with_delta=probability is WHP,
+                                        a0_max=a0_max(pt["beta"]) if a0_max else 0.1),
+           path=BETA_PATH, eventually=True, sample=_signs, probability=probability,
+           interpretation=dict(SIGNS, **notes), erratum=erratum)
     def signs(case, S, xp):
         return event(cm.inner(c_of(case, xp), 1, S, xp)[..., cm.query_class(case.j0, case.j2)], xp)
 
@@ -318,12 +341,14 @@ def _weights_y(case, rng, size):
     return cm.slot_sums(case.d, rng, (size, case.m))
 
 
-def _network_claim(cid, source, statement, label, c_of, want_zero, m_rule, notes, a1_max=1000.0, erratum=None):
+def _network_claim(cid, source, statement, label, c_of, want_zero, m_rule, notes, a1_max=1000.0, erratum=None,
+                   a0_max=None):
     """Pr_y[F = 0] (want_zero) or Pr_y[F > 0] >= 1 - delta along the scaling path."""
 
     @claim(cid, kind="probabilistic", source=source, statement=statement,
-           domain=lambda n: cross_case(n, label, beta=BETA, a1_max=a1_max, m_rule=m_rule), path=SCALING,
-           eventually=True, sample=_weights_y, probability=lambda c: 1.0 - c.delta,
+           domain=lambda pt: cross_case(pt["n"], label, beta=st.just(pt["beta"]), a1_max=a1_max, m_rule=m_rule,
+                                        a0_max=a0_max(pt["beta"]) if a0_max else 0.1),
+           path=BETA_PATH, eventually=True, sample=_weights_y, probability=lambda c: 1.0 - c.delta,
            interpretation=dict(NETWORK, m=M_ZERO if want_zero else M_POSITIVE, **notes), erratum=erratum)
     def network(case, Y, xp):
         top = _top(case, c_of, Y, 1, xp)
@@ -519,13 +544,13 @@ lemma_f4_part_2 = _sign_claim(
     "deng2023/lemma-f.4/part-2", _source("Lemma F.4", "Part 2"),
     F4 + r"j_0 \neq j_3 \Rightarrow \Pr[|\langle c_{\exp}(\mathsf{A},x)_{j_0}, \sigma\rangle| < 0.5] "
          r"= 1 - \delta/\mathrm{poly}(n)",
-    1, _c_exp, "j0 != j3", below_half, 0.9, {},
+    1, _c_exp, "j0 != j3", below_half, WHP, {},
     erratum=Erratum("deng2023/lemma-f.4/part-2-corrected", ERRATA['deng2023/lemma-f.4/part-2']))
 lemma_f4_part_2_corrected = _sign_claim(
     "deng2023/lemma-f.4/part-2-corrected", _source("Lemma F.4", "Part 2 (corrected)"),
     F4 + r"j_0 \neq j_2 \Rightarrow \Pr[|\langle c_{\exp}(\mathsf{A},x)_{j_0}, \sigma\rangle| < 0.5] "
          r"\ge 1 - \delta/\mathrm{poly}(n)",
-    1, _c_exp, "j0 != j2", below_half, 0.9, ROW_J2)
+    1, _c_exp, "j0 != j2", below_half, WHP, ROW_J2)
 
 
 # ---- Theorem F.5 (D1, F_exp > 0) ------------------------------------------------------------------
@@ -638,20 +663,23 @@ lemma_f7_part_5_corrected = _column_claim(
 # ---- Lemma F.8 (D0, c_exp with random signs) and Theorem F.9 (printed D1, F_exp = 0) --------------
 
 F8 = r"\{A_1,A_2,A_3\} \in \mathcal{D}_0, t\sqrt{d} = o(n^{1-a_0-0.01}), \sigma \sim \{-1,+1\}^d: "
-F8_D = {"d range": "t sqrt(d) = o(n^{1-a0-0.01}) <=> d = omega(n^{2 a0 + 0.02}); beta >= 1/4 > 2 a0 + 0.02"}
+F8_D = {"d range": "t sqrt(d) = o(n^{1-a0-0.01}) <=> d = omega(n^{2 a0 + 0.02}): a0 drawn in (0, min(0.1, "
+                   "(beta - 0.02)/2)) for each growth law d = n^beta"}
+F8_A0 = lambda beta: min(0.1, (beta - 0.02) / 2)  # noqa: E731
 
 lemma_f8_part_1 = _sign_claim(
     "deng2023/lemma-f.8/part-1", _source("Lemma F.8", "Part 1"),
     F8 + r"j_0 = j_3 \Rightarrow \Pr[|\langle c_{\exp}(\mathsf{A},x)_{j_0}, \sigma\rangle| < 0.5] "
          r"= 1 - \delta/\mathrm{poly}(n)",
-    0, _c_exp, "j0 = j3", below_half, 0.9, F8_D)
+    0, _c_exp, "j0 = j3", below_half, WHP, F8_D, a0_max=F8_A0)
 lemma_f8_part_2 = _sign_claim(
     "deng2023/lemma-f.8/part-2", _source("Lemma F.8", "Part 2"),
     F8 + r"j_0 \neq j_3 \Rightarrow \Pr[|\langle c_{\exp}(\mathsf{A},x)_{j_0}, \sigma\rangle| < 0.5] "
          r"= 1 - \delta/\mathrm{poly}(n)",
-    0, _c_exp, "j0 != j3", below_half, 0.9, F8_D)
+    0, _c_exp, "j0 != j3", below_half, WHP, F8_D, a0_max=F8_A0)
 
-F9_D = {"d range": "d in [omega(n^{2 a0 + 0.02}), n], a0 in (0, 0.1): beta >= 1/4 > 2 a0 + 0.02"}
+F9_D = {"d range": "d in [omega(n^{2 a0 + 0.02}), n], a0 in (0, 0.1): a0 does not enter D1, so every beta of "
+                   "the path admits some a0"}
 theorem_f9 = _network_claim(
     "deng2023/theorem-f.9/main", _source("Theorem F.9", "(main)"),
     r"a_0 \in (0, 0.1), " + _theorem(1, r"\exp", "= 0").replace(r"\omega(n^{0.02})", r"\omega(n^{2a_0+0.02})"),
@@ -661,7 +689,7 @@ theorem_f9 = _network_claim(
 theorem_f9_corrected = _network_claim(
     "deng2023/theorem-f.9/main-corrected", _source("Theorem F.9", "(main, corrected)"),
     r"a_0 \in (0, 0.1), " + _theorem(0, r"\exp", "= 0").replace(r"\omega(n^{0.02})", r"\omega(n^{2a_0+0.02})"),
-    0, _c_exp, True, m_smallest, dict(F9_D, **SECTION_D0))
+    0, _c_exp, True, m_smallest, dict(F8_D, **SECTION_D0), a0_max=F8_A0)
 
 
 # ---- Lemmas F.10-F.12 and Theorem F.13 (D1 with F_lin) ------------------------------------------------
@@ -728,12 +756,12 @@ lemma_f12_part_1 = _sign_claim(
     "deng2023/lemma-f.12/part-1", _source("Lemma F.12", "Part 1"),
     F12 + r"j_0 = j_3 \Rightarrow \Pr[|\langle c_{\mathrm{lin}}(\mathsf{A},x)_{j_0}, \sigma\rangle| < 0.5] "
           r"= 1 - \delta/\mathrm{poly}(n)",
-    0, _c_lin, "j0 = j3", below_half, 0.9, F12_D0)
+    0, _c_lin, "j0 = j3", below_half, WHP, F12_D0)
 lemma_f12_part_2 = _sign_claim(
     "deng2023/lemma-f.12/part-2", _source("Lemma F.12", "Part 2"),
     F12 + r"j_0 \neq j_3 \Rightarrow \Pr[|\langle c_{\mathrm{lin}}(\mathsf{A},x)_{j_0}, \sigma\rangle| < 0.5] "
           r"= 1 - \delta/\mathrm{poly}(n)",
-    0, _c_lin, "j0 != j3", below_half, 0.9, F12_D0)
+    0, _c_lin, "j0 != j3", below_half, WHP, F12_D0)
 
 theorem_f13 = _network_claim(
     "deng2023/theorem-f.13/main", _source("Theorem F.13", "(main)"),
@@ -815,12 +843,12 @@ lemma_f16_part_1 = _sign_claim(
     "deng2023/lemma-f.16/part-1", _source("Lemma F.16", "Part 1"),
     F16 + r"j_0 = j_3 \Rightarrow \Pr[|\langle c_{\mathrm{lin}}(\mathsf{A},x)_{j_0}, \sigma\rangle| < 0.5] "
           r"= 1 - \delta/\mathrm{poly}(n)",
-    0, _c_lin, "j0 = j3", below_half, 0.9, {})
+    0, _c_lin, "j0 = j3", below_half, WHP, {})
 lemma_f16_part_2 = _sign_claim(
     "deng2023/lemma-f.16/part-2", _source("Lemma F.16", "Part 2"),
     F16 + r"j_0 \neq j_3 \Rightarrow \Pr[|\langle c_{\mathrm{lin}}(\mathsf{A},x)_{j_0}, \sigma\rangle| < 0.5] "
           r"= 1 - \delta/\mathrm{poly}(n)",
-    0, _c_lin, "j0 != j3", below_half, 0.9, {})
+    0, _c_lin, "j0 != j3", below_half, WHP, {})
 
 theorem_f17 = _network_claim(
     "deng2023/theorem-f.17/main", _source("Theorem F.17", "(main)"),

@@ -7,9 +7,13 @@ widths, so n = 10^12 and d = 10^6 cost as little as n = 10), written against the
 {-1, +1}^d enter only through their sums over the column groups of c_{j0}, drawn exactly.
 
 Shared reading of the open parameters (recorded in every claim's interpretation):
-natural logarithm; u_exp, f_exp compared in log space; delta drawn in [0.01, 0.1) and
-"1 - delta/poly(n)" read as 1 - delta (poly(n) = 1); the asymptotic hypotheses on d read
-as d - 2 in [n^{1/2}, n/2], "for sufficiently large n" judged at the end of the path.
+natural logarithm; u_exp, f_exp compared in log space. deng2023's one reading of "with
+probability 1 - delta/poly(n)" (every claim of the paper, Appendices D, E, F): Pr >= 1 - delta,
+poly(n) = 1 (the most lenient), delta drawn in [10^-3, 0.1) (delta < 10^-3 unchecked). The
+asymptotic hypotheses on d (d = omega(n^0.02), omega(n^{4 a0 + 0.02})) admit every growth law
+d = n^beta: the theorems and sign lemmas run on a path over (beta, n) (attncheck.engine.series),
+each beta judged by the "sufficiently large n" rule on its own; the exact lemmas keep d - 2 any
+divisor of n, and Lemma D.4 the range d - 2 in [n^{1/2}, n/2].
 Ids: sub-bullets get suffixes (``part-2-one`` / ``part-2-rest``: the bullets "one index"
 and "the other indices"); a stated part refuted with an evident correction points, by
 an erratum, at ``<part>-corrected``; ``theorem-6.2/part-2-evident`` is the evident
@@ -23,6 +27,7 @@ from hypothesis import strategies as st
 from attncheck import Erratum, Slack, claim, close, ge, gt, le, lt
 from attncheck.models.class_attention import definition_d1 as sa
 from attncheck.models.random_signs import rademacher_group_sums
+from attncheck.engine.series import grid
 from attncheck.precision import both
 from attncheck.strategies import m_smallest
 from attncheck.strategies import self_attention as sas
@@ -31,8 +36,8 @@ from attncheck.strategies import self_attention as sas
 
 LOG = "natural logarithm (n^e = exp(e log n)); u_exp and f_exp are compared in log space"
 POLY = "1 - delta/poly(n) read as 1 - delta (poly(n) = 1, the most lenient reading)"
-DELTA = ("delta drawn in [0.01, 0.1) (the open interval (0, 0.1); below 0.01 the quantiles need more "
-         "draws than the budget)")
+DELTA = ("delta drawn in [10^-3, 0.1) (the open interval (0, 0.1)); UNCHECKED: delta in (0, 10^-3), where a "
+         "claimed 1 - delta > 0.999 needs more draws than the budget (16000 per case) to refute")
 X_ONES = "x = vec(QK^T) with QK^T = 1_{d x d}, as the lemma states"
 V_EYE = "V = I_d, as the lemma states: (A3 V)_{i0} is column i0 of A3 = A1"
 BC = "b in [0.1, 0.9], c = 1 - b exactly in binary (the ends 0.1 / 0.9 within one ulp)"
@@ -50,6 +55,20 @@ PART_4B = ("Part 4b prints 'For j0 != j3' inside Part 4 (already j0 != j3): read
            "4a leaves (most lenient; the literal 'every j1' includes j1 = j3, where Part 4a's larger bound "
            "applies and f exceeds 1/n)")
 IDENTITY = "an identity, checked to relative tolerance 1e-9 (float64 rounding of the computed entries)"
+GROWTH_D = ("d = omega(n^0.02) and t sqrt(d) = o(n^0.99) (omega(n^{4 a0 + 0.02}), o(n^{1-2a0-0.01}) for D_0 with "
+            "F_exp) admit every growth law d = n^beta, beta in (0.02, 1] (beta > 4 a0 + 0.02): the path runs over "
+            "(beta, n), d - 2 the divisor of n nearest n^beta (<= n/2), each beta judged along n on its own by the "
+            "'sufficiently large n' rule (quick: beta in {0.2, 0.5, 1}, n = 10^2 .. 10^18). UNCHECKED: beta in "
+            "(0.02, 0.2). The grouped evaluator counts rows in int64, so n <= 10^18, where n^beta < 4000; there the "
+            "claims still fail for a reason that vanishes as d grows (Theorem D.17, beta = 0.15, n = 10^18, "
+            "d - 2 = 500, b = 0.9, delta = 10^-3: Pr[F_lin = 0] = 0.85 < 0.999; at beta = 0.2 it reaches "
+            "0.9955 at n = 10^15 and 1.0 at 10^18). Their asymptotic regime lies beyond 10^18")
+A0_BETA = ("a0 in (0, min(0.1, (beta - 0.02)/4)): d = n^beta = omega(n^{4 a0 + 0.02}), the hypothesis of Lemma D.8 and "
+           "Theorem D.9 (Theorem 6.2 and 1.1 inherit it through D.9, the theorem they summarize for F_exp on D_0)")
+A1_GROWING = ("a1 in [0.7, max(20, n^{1/4})]: Definition D.1 bounds a1 only below, and 'sufficiently large n' may "
+              "depend on a1, so the cap grows without bound along the path (every a1 is drawn from some n on). "
+              "Larger a1 at a given n fails: Theorem D.13 at d - 2 ~ n^{1/2} fails for a1 >~ n^{0.45} "
+              "(Pr[F_lin = 0] = 0.03 at n = 10^9, a1 = 10^4; 1.0 at n = 10^12)")
 HYPOTHESIS_D = ("d - 2 a divisor of n in [n^{1/2}, n/2], i.e. d = n^beta with beta in [1/2, 1]: our reading of "
                 "d in [omega(n^0.02), n] and t sqrt(d) = o(n^0.99) (it also gives d = omega(n^{4 a0 + 0.02}) for "
                 "every a0 < 0.1). Slower powers are admissible but their limit is out of reach: with d = n^0.3 "
@@ -78,6 +97,10 @@ SIGNS = {"quick": [10**2, 10**3, 10**4, 10**6, 10**9],
          "deep": [10, 10**2, 10**3, 10**4, 10**5, 10**6, 10**8, 10**9, 10**12]}
 SIGNS_LARGE = {"quick": [10**6, 10**7, 10**8, 10**9],
                "deep": [10**6, 10**7, 10**8, 10**9, 10**10, 10**11, 10**12]}
+BETAS = {"quick": (0.2, 0.5, 1.0), "deep": (0.2, 0.25, 0.3, 0.4, 0.5, 0.75, 1.0)}
+BETA_N = {"quick": [10**2, 10**4, 10**6, 10**9, 10**12, 10**15, 10**18],
+          "deep": [10**2, 10**3, 10**4, 10**6, 10**8, 10**9, 10**10, 10**12, 10**14, 10**15, 10**16, 10**18]}
+BETA_PATH = {p: grid("beta", BETAS[p], BETA_N[p]) for p in BETAS}
 DEFINITION = {"quick": [2, 3, 6, 12, 60, 1000], "deep": [2, 3, 4, 5, 6, 8, 12, 24, 60, 120, 1000, 5000]}
 DENSE_ENTRIES = 2 * 10**6
 A1_EXACT = 100.0
@@ -447,6 +470,27 @@ def _sign_statement(prefix, attention, j0, event, probability):
 WHP = (r"1 - \delta/\mathrm{poly}(n)", lambda case: 1.0 - case.delta)
 
 
+def _sizes(point):
+    """(n, widths) of a path point: {"beta", "n"}: d - 2 nearest n^beta; a plain n: d - 2 in [n^{1/2}, n/2]."""
+    if isinstance(point, dict):
+        return point["n"], sas.beta_width(point["beta"])
+    return point, sas.hypothesis_width
+
+
+def _coefficient(label, exp):
+    """The dataset coefficient on a path over (beta, n): a1 with a growing cap on D_1; on D_0 with F_exp / c_exp
+    (Lemma D.8, Theorem D.9) a0 < (beta - 0.02)/4; otherwise a0 anywhere in (0, 0.1)."""
+    if label:
+        return lambda pt: sas.a1_growing(pt["n"])
+    return (lambda pt: sas.a0_below_beta(pt["beta"])) if exp else None
+
+
+def _growth_reading(label, exp):
+    extra = {"a1": A1_GROWING, "dataset": D1.replace("{hi:g}", "max(20, n^{1/4})")} if label else \
+        {"a0": A0_BETA} if exp else {}
+    return {"d": GROWTH_D, **extra}
+
+
 def _sign_claim(cid, *, label, attention, j0, event, prefix, reading, probability=WHP, a=None, path=SIGNS,
                 erratum=None):
     """Pr_sigma[<c_{j0}, sigma> event tau] >= probability (its TeX and value) for j0 = j3 (j0=False) or
@@ -454,7 +498,8 @@ def _sign_claim(cid, *, label, attention, j0, event, prefix, reading, probabilit
 
     @claim(cid, kind="probabilistic", source=_source(cid),
            statement=_sign_statement(prefix, attention, j0, event, probability[0]),
-           domain=lambda n: sas.sign_case(n, label, j0, a(n) if a else None), sample=_sigma,
+           domain=lambda pt: sas.sign_case(_sizes(pt)[0], label, j0, a(pt) if a else None, _sizes(pt)[1]),
+           sample=_sigma,
            probability=probability[1], path=path, eventually=True, interpretation=reading, erratum=erratum)
     def signs(case, S, xp):
         g = case.grouped
@@ -509,8 +554,10 @@ _publish(
 
 def _two_sided(lemma, label, attention, prefix):
     """Parts 1 (j0 = j3) and 2 (j0 != j3): Pr[|<c_{j0}, sigma>| < tau] >= 1 - delta/poly(n)."""
+    exp = attention == "exp"
     return [_sign_claim(f"deng2023/{lemma}/part-{i}", label=label, attention=attention, j0=j0, event="|<|",
-                        prefix=prefix, reading=_sign_reading(label))
+                        prefix=prefix, reading=_sign_reading(label, _growth_reading(label, exp)),
+                        a=_coefficient(label, exp), path=BETA_PATH)
             for i, j0 in ((1, False), (2, True))]
 
 
@@ -534,11 +581,14 @@ def _top(g, attention, Y, xp):
 
 
 def _network_claim(cid, *, label, events, m_rule, statement, reading, erratum=None):
-    """Pr_y[every event] >= 1 - delta for one network; an event is (attention, '> 0' | '= 0')."""
+    """Pr_y[every event] >= 1 - delta for one network; an event is (attention, '> 0' | '= 0'); a path over (beta, n)."""
+    a = _coefficient(label, any(att == "exp" for att, _ in events))
+    reading = dict(reading, **_growth_reading(label, any(att == "exp" for att, _ in events)))
 
     @claim(cid, kind="probabilistic", source=_source(cid), statement=statement,
-           domain=lambda n: sas.case(n, label, sas.hypothesis_width, sas.a1_values() if label else None, m_rule=m_rule),
-           sample=_columns, probability=lambda c: 1.0 - c.delta, path=SIGNS, eventually=True,
+           domain=lambda pt: sas.case(pt["n"], label, sas.beta_width(pt["beta"]), a(pt) if a else None,
+                                      m_rule=m_rule),
+           sample=_columns, probability=lambda c: 1.0 - c.delta, path=BETA_PATH, eventually=True,
            interpretation=reading, erratum=erratum)
     def network(case, Y, xp):
         g, tau = case.grouped, _tau(case.params, xp)
@@ -551,8 +601,6 @@ def _network_reading(label, m_reading, extra=()):
     out = {"dataset": D1.format(hi=20) if label else D0, "d": HYPOTHESIS_D, "tau": TAU, "x, V": X_THEOREM,
            "network": NETWORK, "y": Y_RADEMACHER, "m": m_reading, "probability": POLY, "delta": DELTA,
            "n": EVENTUALLY, "log": LOG}
-    if label:
-        out["a1"] = "a1 in [0.7, 20]: the proofs take a1 = O(1)"
     out.update(extra)
     return out
 
@@ -646,8 +694,9 @@ def _pair_columns(case, rng, size):
                  r"F_{exp} \text{ distinguishes } D_0, D_1 \text{ and } F_{lin} \text{ does not; checked as } "
                  r"F_{exp}(A^{(1)}) > 0 \wedge F_{exp}(A^{(0)}) = 0 \wedge F_{lin}(A^{(1)}) = 0 "
                  r"\wedge F_{lin}(A^{(0)}) = 0",
-       domain=sas.pair_case, sample=_pair_columns, probability=lambda c: max(0.0, 1.0 - 4.0 * c.delta),
-       path=SIGNS, eventually=True,
+       domain=lambda pt: sas.pair_case(pt["n"], widths=sas.beta_width(pt["beta"]),
+                                       a0=sas.a0_below_beta(pt["beta"]), a1=sas.a1_growing(pt["n"])),
+       sample=_pair_columns, probability=lambda c: max(0.0, 1.0 - 4.0 * c.delta), path=BETA_PATH, eventually=True,
        interpretation={
            "reading": ("the conjunction of the formal theorems it summarizes, on one network and one draw of its "
                        "weights y: D.5 (F_exp > 0 on D_1), D.9 with the D_0 its section and proof intend (F_exp = 0 "
@@ -656,8 +705,9 @@ def _pair_columns(case, rng, size):
            "probability": ("1 - 4 delta: the union bound of the four 1 - delta/poly(n) guarantees with poly(n) = 1; "
                            "'with high probability' is not quantified in Theorem 1.1"),
            "datasets": ("A^(0) in D_0 and A^(1) in D_1 share n, d, b, c (one network: tau = (c + 0.1) sqrt(log n) "
-                        "is a weight) and have their own a0, a1 in [0.7, 20], j3; " + D0),
-           "d": HYPOTHESIS_D, "tau": TAU, "x, V": X_THEOREM, "network": NETWORK, "y": Y_RADEMACHER,
+                        "is a weight) and have their own a0, a1 (below), j3; " + D0),
+           "d": GROWTH_D, "a0": A0_BETA, "a1": A1_GROWING, "tau": TAU, "x, V": X_THEOREM, "network": NETWORK,
+           "y": Y_RADEMACHER,
            "m": M_NETWORK, "delta": DELTA, "n": EVENTUALLY, "log": LOG,
            "shared y": ("the column groups of the two datasets are aligned (each one's j3-residue column is the "
                         "other's 'own' group) so one draw of y serves both exactly"),

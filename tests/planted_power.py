@@ -208,3 +208,32 @@ def corner_false(c, xp):
 @planted("corner", "twin", kind="inequality", space=SCORES, cost="cheap", statement=r"w_{top} \le 0.96")
 def corner_twin(c, xp):
     return le(_top_weight(c, xp), 0.96, xp)
+
+
+# 10. A path over (beta, n) (attncheck.engine.series): Pr[U >= f] >= 0.95 with d = n^beta.
+#     The twin fails while n^beta < 100 only: every series holds from some n on (beta = 0.05 from
+#     n = 10^40). The false claim fails at beta = 0.05 whatever n (flat failure rate 0.3).
+#     Drawing beta inside one n-path point would refute the twin at its last n.
+from attncheck.engine.series import grid  # noqa: E402
+
+BETAS = (0.05, 0.5, 1.0)
+BETA_PATH = {p: grid("beta", BETAS, lambda b: sorted({10 ** math.ceil(j / b - 1e-9) for j in (0.5, 1, 1.5, 2, 2.5, 3)}))
+             for p in ("quick", "deep")}
+
+
+def _beta_series(which, rate, statement, why=None):
+    @planted("beta-series", which, why, kind="probabilistic", path=BETA_PATH, eventually=True,
+             probability=0.95, space=lambda pt: Space(build=lambda s: (pt["beta"], pt["n"], s), s=Real(0, 1)),
+             sample=_uniform, cost="cheap", statement=statement)
+    def evaluate(c, U, xp):
+        beta, n, _ = c
+        return ge(xp.asarray(U), rate(beta, n), xp)
+    return evaluate
+
+
+beta_false = _beta_series("false", lambda beta, n: 0.3 if beta < 0.1 or n ** beta < 100 else 0.0,
+                          r"d = n^\beta: fails at \beta = 0.05 for every n (flat failure rate 0.3)",
+                          "a path over (beta, n): one growth law of d fails at every n (false) vs every law "
+                          "holds from its own n on (twin)")
+beta_twin = _beta_series("twin", lambda beta, n: 0.3 if n ** beta < 100 else 0.0,
+                         r"d = n^\beta: fails while n^\beta < 100 only")

@@ -222,7 +222,7 @@ def test_cross_case_is_valid_by_construction(data):
     assert params.n == n and n % (case.d - 1) == 0 and case.t * (case.d - 1) == n
     assert 0 < case.a0 < 0.1 and case.a1 > 1 and 0 <= case.j2 < n and 0 <= case.j3 < n
     assert CONDITIONS[cond](case.j0, case.j2, case.j3)
-    assert 0.01 <= case.delta < 0.1 and case.m == math.floor(math.log(n / case.delta)) + 1
+    assert 1e-3 <= case.delta < 0.1 and case.m == math.floor(math.log(n / case.delta)) + 1
     path_case = data.draw(cross_case(n, label, beta=st.floats(0.25, 1.0), min_d=2))
     assert path_case.d <= n
 

@@ -15,6 +15,7 @@ import math
 
 from .. import certify, precision, stats
 from ..claims import Claim, Kind, Verdict
+from . import series
 from .checks import Point
 
 
@@ -135,7 +136,34 @@ def _strength(claim: Claim, points: list[Point]) -> str | None:
     return "confirmed" if gaps and min(gaps) >= 0 else "not refuted"
 
 
+def _series(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
+    """A path over (beta, n) (:mod:`.series`): each series judged on its own, then combined."""
+    judged = [(dict(key), *_one_series(claim, pts)) for key, pts in series.split(seen)]
+    ev: dict = {"path": [point_summary(p) for p in seen], "series": []}
+    for key, verdict, sev in judged:
+        row = {"series": key, "verdict": verdict.value, "n_max": path_n(sev["path"][-1]["point"])}
+        row.update({k: sev[k] for k in ("holds_from", "strength", "failure_trend", "reason") if k in sev})
+        ev["series"].append(row)
+    for verdict in (Verdict.REFUTED, Verdict.INCONCLUSIVE):
+        bad = [(key, sev) for key, v, sev in judged if v is verdict]
+        if bad:
+            key, sev = bad[0]
+            if "counterexample" in sev:
+                ev["counterexample"] = sev["counterexample"]
+            return verdict, dict(ev, reason=f"series {key}: " + sev.get("reason", "fails at its largest n"))
+    strengths = {sev.get("strength") for _, _, sev in judged} - {None}
+    if strengths:
+        ev["strength"] = "confirmed" if strengths == {"confirmed"} else "not refuted"
+    return Verdict.HOLDS, ev
+
+
 def _sampled(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
+    if claim.path is not None and len(series.split(seen)) > 1:
+        return _series(claim, seen)
+    return _one_series(claim, seen)
+
+
+def _one_series(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
     ev: dict = {"path": [point_summary(p) for p in seen]} if claim.path is not None else {}
     if claim.path is None:
         ev.update(point_summary(seen[0]))

@@ -20,6 +20,21 @@ def in_interval(lo: float, hi: float, *, exclude_lo: bool = False, exclude_hi: b
     return st.one_of(st.sampled_from(ends), inner) if ends else inner
 
 
+def just_inside(lo: float, hi: float) -> list[float]:
+    """Points just inside both ends of [lo, hi] (one float step, relative 1e-9, 1e-6, 1e-3 of the range):
+    an exact tie at an end can hide a failure beside it (DESIGN.md, "Corners first")."""
+    out = [math.nextafter(lo, hi), math.nextafter(hi, lo)]
+    for rel in (1e-9, 1e-6, 1e-3):
+        out += [lo + rel * (hi - lo), hi - rel * (hi - lo)]
+    return sorted({v for v in out if lo < v < hi})
+
+
+def near_ends(lo: float, hi: float, *, exclude_lo: bool = False, exclude_hi: bool = False):
+    """Floats in [lo, hi] (ends excluded on request), the ends and the points just inside them drawn often."""
+    return st.one_of(st.sampled_from(just_inside(lo, hi)),
+                     in_interval(lo, hi, exclude_lo=exclude_lo, exclude_hi=exclude_hi))
+
+
 def partition(m: int, parts: int):
     """Positive integer multiplicities summing to m, in ``parts`` groups (parts <= m)."""
     if not 1 <= parts <= m:

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from ..data.attention import SelfAttentionParams
 from ..models.class_attention.section_e import ClassModel
-from . import delta, in_interval
+from . import delta, in_interval, near_ends
 
 # column roles of the orbit view
 FIRST, R3, OWN, REST, LAST = range(5)
@@ -150,7 +150,7 @@ def bc_values(bc: str, b_lo: float = 0.1, b_hi: float | None = None, *, exclude_
     """(b, c) with b + c = 1 ("sum") or b^2 + c^2 = 1 ("sum_of_squares"), b in [b_lo, b_hi] (ends
     excluded on request). The default b_hi keeps c >= 0.1 (Definition D.1's bound)."""
     hi = b_hi if b_hi is not None else (0.9 if bc == "sum" else math.sqrt(0.99))
-    b = in_interval(b_lo, hi, exclude_lo=exclude_lo, exclude_hi=exclude_hi)
+    b = near_ends(b_lo, hi, exclude_lo=exclude_lo, exclude_hi=exclude_hi)
     if bc == "sum":
         return b.map(lambda v: (v, max(1.0 - v, 0.1)))
     return b.map(lambda v: (v, math.sqrt(1.0 - v * v)))
@@ -177,17 +177,18 @@ def self_attention_case(draw, a, bc: str, X: str, n_max: int, k_min: int = 1, k_
 
 
 @st.composite
-def scaled_case(draw, N: int, a, b_range, j0=("j3",), with_delta: bool = False) -> SelfAttentionCase:
+def scaled_case(draw, N: int, a, b_range, j0=("j3",), with_delta: bool = False,
+                delta_lo: float = 0.01) -> SelfAttentionCase:
     """A Section E dataset (b^2 + c^2 = 1, X = I_d) at scale N with d - 2 ~ N^gamma,
     gamma in (2 b^2 + 0.02, 1]: t = max(2, round(N^(1 - gamma))), d - 2 = N // t, n = (d-2) t <= N,
     so (d-2) | n, d <= n, d = omega(n^{2b^2 + 0.02}) and t sqrt(d) = o(n^{1 - b^2 - 0.01}).
     b in [b_lo, b_hi) ((b_lo, b_hi) if b_lo = 0); j3 = n - 1 (every position is equivalent on the orbits)."""
     b, c = draw(bc_values("sum_of_squares", *b_range, exclude_lo=b_range[0] == 0.0, exclude_hi=True))
-    gamma = draw(in_interval(2 * b * b + 0.02, 1.0, exclude_lo=True))
+    gamma = draw(near_ends(2 * b * b + 0.02, 1.0, exclude_lo=True))
     t = max(2, round(N ** (1.0 - gamma)))
     k = max(1, N // t)
     t = max(t, 3) if k == 1 else t
     n = k * t
     orbit = draw(st.sampled_from([o for o in j0 if o != "other-residue" or k >= 2]))
-    eps = draw(delta()) if with_delta else 0.1
+    eps = draw(delta(delta_lo)) if with_delta else 0.1
     return SelfAttentionCase(n, k + 2, draw(a), b, c, n - 1, "sum_of_squares", "identity", orbit, gamma, eps)

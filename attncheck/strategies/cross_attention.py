@@ -21,6 +21,8 @@ A0_MIN = 1e-12
 """a0 is drawn in [1e-12, 0.1 - 1e-12], the open interval (0, 0.1) approached from both ends."""
 A1_MIN = 1.0 + 1e-12
 """a1 > 1 is drawn from 1 + 1e-12 up."""
+DELTA_LO = 1e-3
+"""delta in (0, 0.1) is drawn in [10^-3, 0.1): a claimed 1 - delta >= 0.999 stays refutable with 16000 draws."""
 
 
 @lru_cache(maxsize=None)
@@ -85,8 +87,9 @@ class PairCase:
     m: int
 
 
-def a0_values():
-    return in_interval(A0_MIN, 0.1 - A0_MIN)
+def a0_values(hi: float = 0.1):
+    """a0 in (0, hi) (Definition F.1: hi = 0.1), both ends approached."""
+    return in_interval(A0_MIN, hi - A0_MIN)
 
 
 def a1_values(a1_max: float):
@@ -121,30 +124,32 @@ def widths(n: int, beta, min_d: int = 2, max_d: int | None = None):
     return beta.map(lambda b: width_near(n, b))
 
 
-def _dataset(draw, n: int, width: int, label: int, a1_max: float, pair: str | None = None) -> CrossCase:
-    """A validated :class:`CrossCase` with d = width + 1 and drawn a0, a1, j2, j3 (see special_indices)."""
+def _dataset(draw, n: int, width: int, label: int, a1_max: float, pair: str | None = None,
+             a0_max: float = 0.1) -> CrossCase:
+    """A validated :class:`CrossCase` with d = width + 1 and drawn a0 < a0_max, a1, j2, j3 (see special_indices)."""
     j2, j3 = draw(special_indices(n, pair))
-    case = CrossCase(n, width + 1, label, draw(a0_values()), draw(a1_values(a1_max)), j2, j3)
+    case = CrossCase(n, width + 1, label, draw(a0_values(a0_max)), draw(a1_values(a1_max)), j2, j3)
     case.params()
     return case
 
 
 @st.composite
 def cross_case(draw, n: int, label: int, *, beta=None, min_d: int = 2, max_d: int | None = None, row=None,
-               a1_max: float = 1000.0, m_rule=None, pair: str | None = None) -> CrossCase:
+               a1_max: float = 1000.0, m_rule=None, pair: str | None = None, with_delta: bool = False,
+               a0_max: float = 0.1) -> CrossCase:
     """A :class:`CrossCase` of Definition F.1 at size n.
 
     beta: strategy of exponents, d-1 = divisor of n nearest n^beta (scaling paths); None:
     every divisor (min_d <= d <= max_d). row: condition on j0 (per-row claims). m_rule(n, delta,
-    draw) -> m; with m_rule, delta is drawn in [0.01, 0.1). pair: j2 = j3 ("equal"), j2 != j3
-    ("distinct") or either (None).
+    draw) -> m; with m_rule or with_delta, delta is drawn in [10^-3, 0.1). pair: j2 = j3 ("equal"),
+    j2 != j3 ("distinct") or either (None). a0_max: a0 drawn in (0, a0_max).
     """
-    case = _dataset(draw, n, draw(widths(n, beta, min_d, max_d)), label, a1_max, pair)
+    case = _dataset(draw, n, draw(widths(n, beta, min_d, max_d)), label, a1_max, pair, a0_max)
     if row is not None:
         case = replace(case, j0=draw(st.sampled_from(rows_where(n, case.j2, case.j3, row))))
-    if m_rule is not None:
-        d = draw(delta_strategy())
-        case = replace(case, delta=d, m=m_rule(n, d, draw))
+    if m_rule is not None or with_delta:
+        d = draw(delta_strategy(DELTA_LO))
+        case = replace(case, delta=d, m=m_rule(n, d, draw) if m_rule is not None else case.m)
     return case
 
 
@@ -153,6 +158,6 @@ def pair_case(draw, n: int, *, beta, a1_max: float, m_rule) -> PairCase:
     """Theorem 1.2: D0 and D1 datasets with their own a0, a1, j2, j3 and a shared network."""
     width = draw(widths(n, beta))
     d0, d1 = (_dataset(draw, n, width, label, a1_max) for label in (0, 1))
-    d = draw(delta_strategy())
+    d = draw(delta_strategy(DELTA_LO))
     return PairCase(d0, d1, d, m_rule(n, d, draw))
 

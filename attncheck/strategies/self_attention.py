@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from ..data.attention import SelfAttentionParams
 from ..models.class_attention.definition_d1 import Grouped
-from . import delta, in_interval
+from . import delta as _delta
+from . import in_interval
 
 A0_LOW = 1e-12
 """Smallest a0 drawn: the slacks of the a0-dependent bounds vanish like a0 log n / n;
@@ -26,9 +27,21 @@ A0_ENDS = (A0_LOW, 1e-6, 0.05, 0.099, 0.1 - 1e-9)
 A1_ENDS = (0.7, 1.0, 5.0, 20.0, 100.0)
 
 
-def a0_values():
-    """a0 in (0, 0.1) (Definition D.1), approaching both ends."""
-    return st.one_of(st.sampled_from(A0_ENDS), st.floats(A0_LOW, 0.1, exclude_max=True))
+def a0_values(hi: float = 0.1):
+    """a0 in (0, hi) (Definition D.1: hi = 0.1), approaching both ends."""
+    ends = [v for v in A0_ENDS if v < hi] + [hi * (1 - 1e-9)]
+    return st.one_of(st.sampled_from(sorted(set(ends))), st.floats(A0_LOW, hi, exclude_max=True))
+
+
+def a0_below_beta(beta: float):
+    """a0 in (0, min(0.1, (beta - 0.02)/4)): d = n^beta is omega(n^{4 a0 + 0.02}) (Lemma D.8, Theorem D.9)."""
+    return a0_values(min(0.1, (beta - 0.02) / 4))
+
+
+def a1_growing(n: int):
+    """a1 in [0.7, max(20, n^{1/4})]: Definition D.1 bounds a1 only below; a 'sufficiently large n'
+    may depend on a1, so the cap grows without bound along the path and every a1 is drawn from some n on."""
+    return a1_values(max(20.0, float(n) ** 0.25))
 
 
 def a1_values(hi: float = 20.0, lo: float = 0.7):
@@ -93,6 +106,17 @@ def hypothesis_width(n: int):
     """d - 2 in [sqrt(n), n/2]: d = n^beta with beta in [1/2, 1], our reading of
     d in [omega(n^0.02), n] (and of d = omega(n^(4 a0 + 0.02)), t sqrt(d) = o(n^0.99))."""
     return block_widths(n, lo=math.isqrt(n - 1) + 1, hi=n // 2)
+
+
+def width_near(n: int, beta: float) -> int:
+    """d - 2: the divisor of n in [1, max(1, n/2)] nearest n^beta in log scale (one growth law d = n^beta)."""
+    ks = [k for k in divisors(n) if k <= max(1, n // 2)]
+    return min(ks, key=lambda k: (abs(math.log(k) - beta * math.log(n)), k))
+
+
+def beta_width(beta: float):
+    """``widths`` for a path over (beta, n): d - 2 = :func:`width_near` (n, beta)."""
+    return lambda n: st.just(width_near(n, beta))
 
 
 def a1_within_budget(n: int, b: float, budget: float = 0.05) -> float:
@@ -171,6 +195,16 @@ class PairCase:
 
 
 
+DELTA_LO = 1e-3
+"""Smallest delta drawn (the paper's delta in (0, 0.1)): a claimed 1 - delta >= 0.999 is still refutable
+with the quick profile's 16000 draws; delta in (0, 10^-3) is unchecked."""
+
+
+def delta():
+    """delta in [10^-3, 0.1)."""
+    return _delta(DELTA_LO)
+
+
 M_FIRE_C = 10.0
 """C of m = ceil(C log(n/delta)) for F_exp > 0: (9/10)^m <= delta/n needs C >= 1/log(10/9) = 9.49,
 with Lemma D.4 Part 1's firing probability 1/10 per column y_l."""
@@ -204,19 +238,19 @@ def case(draw, n: int, label: int, widths=any_width(), a=None, *, a0_symbol: boo
 
 
 @st.composite
-def sign_case(draw, n: int, label: int, j0: bool, a=None) -> Case:
-    """A :class:`Case` of a random-sign lemma (D.4, D.8, D.12, D.16): d in the hypothesis range, delta."""
-    params = draw(dataset(n, label, hypothesis_width, a))
+def sign_case(draw, n: int, label: int, j0: bool, a=None, widths=hypothesis_width) -> Case:
+    """A :class:`Case` of a random-sign lemma (D.4, D.8, D.12, D.16): d from ``widths``, delta."""
+    params = draw(dataset(n, label, widths, a))
     return Case(params, delta=draw(delta()), j0=draw(other_row(n, params.k, params.j3)) if j0 else None)
 
 
 @st.composite
-def pair_case(draw, n: int, m_rule=m_fire) -> PairCase:
-    """A D_0 / D_1 pair for one network (Theorem 1.1): shared n, d, b, c; own a and j3."""
-    k = draw(hypothesis_width(n))
+def pair_case(draw, n: int, m_rule=m_fire, widths=hypothesis_width, a0=None, a1=None) -> PairCase:
+    """A D_0 / D_1 pair for one network (Theorem 1.1): shared n, d, b, c; own a (from ``a0``, ``a1``) and j3."""
+    k = draw(widths(n))
     fixed = st.just(k)
     bc = draw(b_and_c())
-    d0 = draw(dataset(n, 0, lambda _: fixed, bc=bc))
-    d1 = draw(dataset(n, 1, lambda _: fixed, bc=bc))
+    d0 = draw(dataset(n, 0, lambda _: fixed, a0, bc=bc))
+    d1 = draw(dataset(n, 1, lambda _: fixed, a1, bc=bc))
     d_ = draw(delta())
     return PairCase(d0, d1, d_, m_rule(n, d_))
