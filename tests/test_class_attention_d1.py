@@ -205,9 +205,9 @@ def test_cases_are_valid_by_construction(network, signs):
     p = network.params
     assert p.n % p.k == 0 and math.isqrt(p.n - 1) < p.k <= p.n // 2 and p.a >= 0.7
     assert Fraction(p.b) + Fraction(p.c) == 1 and min(p.b, p.c) >= 0.1
-    assert network.m == math.floor(math.log(p.n / network.delta)) + 1 and 0.01 <= network.delta < 0.1
+    assert network.m == math.floor(math.log(p.n / network.delta)) + 1 and 0.001 <= network.delta < 0.1
     q = signs.params
-    assert 0 < q.a < 0.1 and signs.j0 != q.j3 and 0 <= signs.j0 < q.n and 0.01 <= signs.delta < 0.1
+    assert 0 < q.a < 0.1 and signs.j0 != q.j3 and 0 <= signs.j0 < q.n and 0.001 <= signs.delta < 0.1
 
 
 @settings(max_examples=40, database=None, deadline=None)
