@@ -13,6 +13,7 @@ from typing import Any, Callable
 from hypothesis.strategies import SearchStrategy
 
 from .certify import Certificate
+from .certify_params import Ineligible, Parameters
 from .space import Space
 from .stats import check_probability
 
@@ -98,7 +99,7 @@ class Claim:
     margin: float | None = None
     erratum: Erratum | None = None
     eventually: bool = False  # "for all sufficiently large n": judged at the end of the path
-    certify: Certificate | None = None  # interval proof on a box (deterministic kinds)
+    certify: Certificate | Parameters | Ineligible | None = None  # interval proof on a box (deterministic kinds)
     space: Space | Callable | None = None  # declared parameters (or point -> Space) for corners and the optimizer
     cost: Cost = Cost.NORMAL
     draws: int | None = None  # Monte Carlo draws per case at most (random kinds whose one draw is a whole model)
@@ -249,7 +250,7 @@ def claim(
     margin: float | None = None,
     erratum: Erratum | None = None,
     eventually: bool = False,
-    certify: Certificate | None = None,
+    certify: Certificate | Parameters | Ineligible | None = None,
     space: Space | Callable | None = None,
     cost: str | Cost = Cost.NORMAL,
     draws: int | None = None,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from .. import certify, precision, stats
+from .. import certify, certify_params, precision, stats
 from ..claims import Claim, Kind, Verdict
 from .checks import Point
 
@@ -166,11 +166,22 @@ def _decide(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
         verdict, ev = _sampled(claim, seen)
     if claim.certify is None or verdict is Verdict.REFUTED:
         return verdict, ev
-    out = certify.run(claim.certify)
-    ev["certification"] = {"status": out.status, "boxes": out.boxes, "box": claim.certify.box,
-                           "certified_fraction": out.certified_fraction}
+    if isinstance(claim.certify, certify_params.Ineligible):
+        ev["certification"] = {"status": "not eligible", "reason": claim.certify.reason}
+        if claim.certify.detail:
+            ev["certification"]["detail"] = claim.certify.detail
+        return verdict, ev
+    if isinstance(claim.certify, certify_params.Parameters):
+        out = certify_params.run(claim.evaluate, claim.certify)
+        ev["certification"] = out.evidence(claim.certify)
+    else:
+        out = certify.run(claim.certify)
+        ev["certification"] = {"status": out.status, "boxes": out.boxes, "box": claim.certify.box,
+                               "certified_fraction": out.certified_fraction,
+                               "route": "interval (arb, hand-written slack)"}
     if out.status == "refuted":
-        ev["counterexample"] = dict(out.counterexample, found_by="interval branch and bound")
+        ev["counterexample"] = dict(out.counterexample, found_by=out.counterexample.get(
+            "found_by", "interval branch and bound"))
         return Verdict.REFUTED, ev
     if out.status == "certified" and verdict is Verdict.HOLDS:
         return Verdict.CERTIFIED, ev

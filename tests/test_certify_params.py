@@ -1,0 +1,64 @@
+"""Certification from a claim's own parameters: planted false claims refuted, true twins certified."""
+import mpmath
+import pytest
+from flint import ctx
+
+from attncheck import certify_params
+from attncheck.engine import run
+from planted_certify import PLANTED_CERTIFY
+
+
+def _cert(cid, seed=0):
+    rec = run(PLANTED_CERTIFY.get(cid), "quick", seed=seed)
+    return rec, rec["evidence"].get("certification")
+
+
+def test_false_bound_on_a_1e_6_share_is_refuted_by_the_interval_route():
+    rec, cert = _cert("planted/certify-own/bound-false-on-1e-6")
+    assert rec["verdict"] == "REFUTED" and cert["status"] == "refuted"
+    cx = rec["evidence"]["counterexample"]
+    assert "interval" in cx["found_by"] and "mpmath" in cx["found_by"]
+    assert abs(cx["point"]["x"] - 1 / 3) < 5e-7
+    assert mpmath.mpf(cx["slack"]) < 0
+
+
+def test_true_twin_of_the_bound_is_certified():
+    rec, cert = _cert("planted/certify-own/bound-true-twin")
+    assert rec["verdict"] == "CERTIFIED" and cert["status"] == "certified" and cert["certified_fraction"] == 1.0
+    assert cert["boxes"] >= 1 and cert["depth"] >= 0 and "arb" in cert["route"]
+
+
+def test_identity_wrong_by_1e_14_is_refuted_the_true_one_is_not():
+    rec, cert = _cert("planted/certify-own/identity-off-by-1e-14")
+    assert rec["verdict"] == "REFUTED" and cert["status"] == "refuted"
+    assert rec["evidence"]["counterexample"]["point"]["x"] > 0
+    rec, cert = _cert("planted/certify-own/identity-true-twin")
+    # an exact identity (rtol = 0) on a box of positive width is never provable by balls: sampled verdict stands
+    assert rec["verdict"] == "HOLDS" and cert["status"] == "incomplete"
+
+
+def test_n_relaxed_to_a_real_over_fifteen_decades():
+    rec, cert = _cert("planted/certify-own/log-n-bound")
+    assert rec["verdict"] == "CERTIFIED" and cert["box"] == {"n": [4.0, 1e15]} and cert["relaxed"]
+
+
+def test_ineligible_claims_state_why():
+    rec, cert = _cert("planted/certify-own/ineligible")
+    assert rec["verdict"] == "HOLDS" and cert == {"status": "not eligible", "reason": "integer structure",
+                                                  "detail": "n mod 3"}
+    with pytest.raises(ValueError):
+        certify_params.Ineligible("too hard")
+
+
+def test_precision_does_not_leak():
+    before, dps = ctx.prec, mpmath.mp.dps
+    _cert("planted/certify-own/bound-false-on-1e-6")
+    _cert("planted/certify-own/bound-true-twin")
+    assert ctx.prec == before and mpmath.mp.dps == dps
+
+
+def test_box_validation():
+    with pytest.raises(ValueError):
+        certify_params.Parameters({"x": (1.0, 0.0)}, case=lambda v: v)
+    with pytest.raises(ValueError):
+        certify_params.Parameters({"n": (0.0, 1.0)}, case=lambda v: v, log=("n",))
