@@ -27,7 +27,7 @@ import mpmath
 import numpy as np
 from flint import arb
 
-from .interval import ARB, Ball, Undecided
+from .interval import ARB, Ball, BranchesOnData, Undecided
 from .precision import MP, _sign_mp
 
 #: the reasons a deterministic claim is not certified by the interval route
@@ -44,6 +44,7 @@ class Parameters:
     relaxed: str = ""  # integer parameters relaxed to reals, and why the evaluator allows it
     max_boxes: int = 4000
     prec: int = 128
+    profiles: tuple = ("deep",)  # profiles that run it (a few seconds per claim: deep only by default)
 
     def __post_init__(self):
         for name, (lo, hi) in self.box.items():
@@ -74,6 +75,8 @@ class Outcome:
     certified_fraction: float
     counterexample: dict | None = None
     route: str = ""
+    reason: str = ""  # status "not eligible": one of REASONS
+    detail: str = ""
 
     def evidence(self, params: Parameters) -> dict:
         out = {"status": self.status, "route": self.route, "boxes": self.boxes, "depth": self.depth,
@@ -81,6 +84,8 @@ class Outcome:
                "box": {k: list(v) for k, v in params.box.items()}}
         if params.relaxed:
             out["relaxed"] = params.relaxed
+        if self.reason:
+            out.update(reason=self.reason, detail=self.detail)
         return out
 
 
@@ -165,6 +170,14 @@ def run(evaluate, params: Parameters) -> Outcome:
     xp = ARB(params.prec)
     route = f"interval (arb balls, {params.prec} bits, the claim's own evaluator)"
     start = time.perf_counter()
+    try:
+        return _branch_and_bound(evaluate, params, xp, route, start)
+    except BranchesOnData as e:
+        return Outcome("not eligible", 0, 0, time.perf_counter() - start, 0.0, route=route,
+                       reason="evaluator branches on data", detail=str(e))
+
+
+def _branch_and_bound(evaluate, params, xp, route, start) -> Outcome:
     queue, done, seen, depth = deque([(dict(params.box), 0)]), 0.0, 0, 0
     while queue:
         box, level = queue.popleft()  # breadth first: the widest boxes are settled first

@@ -23,6 +23,10 @@ class Undecided(ArithmeticError):
     """A comparison of overlapping balls: neither True nor False on this box."""
 
 
+class BranchesOnData(TypeError):
+    """An evaluator asked a ball for one float value (``float(x)``): it branches on data."""
+
+
 def _arb(v) -> arb:
     if isinstance(v, Ball):
         return v.x
@@ -88,7 +92,7 @@ class Ball:
         return self._cmp(0, _NE)
 
     def __float__(self):
-        raise TypeError("a Ball has no single float value; an evaluator that needs one branches on data")
+        raise BranchesOnData("a Ball has no single float value; an evaluator that needs one branches on data")
 
     def __repr__(self):
         return f"Ball({self.x.str(10, radius=True)})"

@@ -13,7 +13,7 @@ from attncheck.claims import Registry
 
 PLANTED_CERTIFY = Registry()
 X0 = 1.0 / 3.0
-UNIT = Parameters({"x": (0.0, 1.0)}, case=lambda v: v["x"])
+UNIT = Parameters({"x": (0.0, 1.0)}, case=lambda v: v["x"], profiles=("quick", "deep"))
 
 
 @claim("planted/certify-own/bound-false-on-1e-6", kind="inequality", source="planted",
@@ -51,7 +51,8 @@ def identity_true(x, xp):
 @claim("planted/certify-own/log-n-bound", kind="inequality", source="planted",
        statement="log n <= sqrt(n) for n in [4, 1e15] (n relaxed to a real, bisected geometrically)",
        domain=st.integers(4, 10**15), certify=Parameters({"n": (4.0, 1e15)}, case=lambda v: v["n"], log=("n",),
-                                                            relaxed="n: both sides are analytic in n > 0"),
+                                                            relaxed="n: both sides are analytic in n > 0",
+                                                            profiles=("quick", "deep")),
        registry=PLANTED_CERTIFY)
 def log_n_bound(n, xp):
     n = xp.asarray(n if not isinstance(n, int) else float(n))
@@ -63,3 +64,19 @@ def log_n_bound(n, xp):
        certify=Ineligible("integer structure", "n mod 3"), registry=PLANTED_CERTIFY)
 def ineligible(n, xp):
     return ge(2.0, xp.asarray(float(n % 3)), xp)
+
+
+@claim("planted/certify-own/deep-only", kind="inequality", source="planted", statement="x + 1 >= x on [0, 1]",
+       domain=st.floats(0, 1), certify=Parameters({"x": (0.0, 1.0)}, case=lambda v: v["x"]),
+       registry=PLANTED_CERTIFY)
+def deep_only(x, xp):
+    x = xp.asarray(x)
+    return ge(x + 1.0, x, xp)
+
+
+@claim("planted/certify-own/branches-on-data", kind="inequality", source="planted",
+       statement="|x| >= 0 on [-1, 1], evaluated with a float branch", domain=st.floats(-1, 1),
+       certify=Parameters({"x": (-1.0, 1.0)}, case=lambda v: v["x"], profiles=("quick",)), registry=PLANTED_CERTIFY)
+def branches_on_data(x, xp):
+    x = xp.asarray(x)
+    return ge(x if float(x) >= 0 else -x, 0.0, xp)

@@ -62,3 +62,16 @@ def test_box_validation():
         certify_params.Parameters({"x": (1.0, 0.0)}, case=lambda v: v)
     with pytest.raises(ValueError):
         certify_params.Parameters({"n": (0.0, 1.0)}, case=lambda v: v, log=("n",))
+
+
+def test_certification_runs_in_its_declared_profiles_only():
+    rec, cert = _cert("planted/certify-own/deep-only")
+    assert rec["verdict"] == "HOLDS" and cert["status"] == "not run"
+    rec = run(PLANTED_CERTIFY.get("planted/certify-own/deep-only"), "deep", seed=0)
+    assert rec["verdict"] == "CERTIFIED"
+
+
+def test_an_evaluator_that_asks_a_ball_for_a_float_is_not_eligible():
+    rec, cert = _cert("planted/certify-own/branches-on-data")
+    assert rec["verdict"] == "HOLDS" and cert["status"] == "not eligible"
+    assert cert["reason"] == "evaluator branches on data"
