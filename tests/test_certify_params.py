@@ -75,3 +75,17 @@ def test_an_evaluator_that_asks_a_ball_for_a_float_is_not_eligible():
     rec, cert = _cert("planted/certify-own/branches-on-data")
     assert rec["verdict"] == "HOLDS" and cert["status"] == "not eligible"
     assert cert["reason"] == "evaluator branches on data"
+
+
+def test_report_separates_certified_and_says_why_not():
+    from attncheck import report, report_groups
+    recs = [run(PLANTED_CERTIFY.get(c), "quick", seed=0) for c in
+            ("planted/certify-own/bound-true-twin", "planted/certify-own/identity-true-twin",
+             "planted/certify-own/ineligible")]
+    assert [r["verdict"] for r in recs] == ["CERTIFIED", "HOLDS", "HOLDS"]
+    assert report_groups.counts(recs)["CERTIFIED"] == 1 and report_groups.counts(recs)["HOLDS"] == 2
+    assert report_groups.certification(recs) == {"deterministic": 3, "certified": 1, "eligible": 2,
+                                                 "not eligible: integer structure": 1, "undeclared": 0}
+    assert "certified by interval" in report.key_evidence(recs[0])
+    assert "% of the box" in report.key_evidence(recs[1])
+    assert "certification not eligible: integer structure" in report.key_evidence(recs[2])
