@@ -54,6 +54,39 @@ class Parameters:
                 raise ValueError(f"certification box: log-bisected {name} needs lo > 0")
 
 
+def from_space(space, relax: tuple = (), **kw) -> Parameters:
+    """The box of a claim's :class:`~attncheck.space.Space`: its closed ranges (closing an open end only
+    encloses more; a refutation is re-checked at an interior point), integers in ``relax`` as reals.
+
+    The case is the dict of values, as ``Space`` passes it to the evaluator (no custom ``build``).
+    """
+    from .space import Int, Real
+
+    if space.build is not None:
+        raise ValueError("from_space: a Space with its own build needs Parameters(box, case=...)")
+    box, log = {}, []
+    for name, p in space.params.items():
+        if not (isinstance(p, Real) or (isinstance(p, Int) and name in relax)):
+            raise ValueError(f"from_space: parameter {name} is not real (relax integers explicitly)")
+        box[name] = (float(p.lo), float(p.hi))
+        if p.log:
+            log.append(name)
+    return Parameters(box, case=dict, log=tuple(log), **kw)
+
+
+class OwnSpace:
+    """``certify=OwnSpace(relax, **options)``: certify over the claim's own ``space=`` (see :func:`from_space`);
+    ``options`` go to :class:`Parameters` (max_boxes, prec, profiles, relaxed)."""
+
+    def __init__(self, relax: tuple = (), **options):
+        self.relax, self.options = tuple(relax), options
+
+    def resolve(self, space) -> Parameters:
+        if space is None or callable(space) and not hasattr(space, "params"):
+            raise ValueError("certify=OwnSpace() needs a fixed space= on the claim")
+        return from_space(space, self.relax, **self.options)
+
+
 @dataclass(frozen=True)
 class Ineligible:
     """Why a deterministic claim is not certified over a box of real parameters."""

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from hypothesis.strategies import SearchStrategy
 
 from .certify import Certificate
-from .certify_params import Ineligible, Parameters
+from .certify_params import Ineligible, OwnSpace, Parameters
 from .space import Space
 from .stats import check_probability
 
@@ -250,7 +250,7 @@ def claim(
     margin: float | None = None,
     erratum: Erratum | None = None,
     eventually: bool = False,
-    certify: Certificate | Parameters | Ineligible | None = None,
+    certify: Certificate | Parameters | OwnSpace | Ineligible | None = None,
     space: Space | Callable | None = None,
     cost: str | Cost = Cost.NORMAL,
     draws: int | None = None,
@@ -269,11 +269,12 @@ def claim(
     """
 
     def wrap(evaluate: Callable) -> Claim:
+        cert = certify.resolve(space) if isinstance(certify, OwnSpace) else certify
         c = Claim(
             id=id, kind=Kind(kind), statement=statement, source=source, evaluate=evaluate,
             domain=domain, sample=sample, probability=probability, relation=relation,
             path=path, interpretation=dict(interpretation or {}), margin=margin, erratum=erratum,
-            eventually=eventually, certify=certify, space=space, cost=Cost(cost), draws=draws,
+            eventually=eventually, certify=cert, space=space, cost=Cost(cost), draws=draws,
             refutable=refutable,
         )
         _validate(c)

@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 # the search is shown only the endpoints (or x = 0): the interval route must find the failures
 
 from attncheck import claim, close, ge
-from attncheck.certify_params import Ineligible, Parameters
+from attncheck.certify_params import Ineligible, OwnSpace, Parameters
 from attncheck.claims import Registry
+from attncheck.space import Int, Real, Space
 
 PLANTED_CERTIFY = Registry()
 X0 = 1.0 / 3.0
@@ -80,3 +81,12 @@ def deep_only(x, xp):
 def branches_on_data(x, xp):
     x = xp.asarray(x)
     return ge(x if float(x) >= 0 else -x, 0.0, xp)
+
+
+@claim("planted/certify-own/own-space", kind="inequality", source="planted",
+       statement="exp(x) + 1/n >= 0.9 + x on [-2, 2] x n in [4, 1e15] (the claim's own Space; n relaxed to a real)",
+       space=Space(x=Real(-2.0, 2.0, open_hi=True), n=Int(4, 10**15, log=True)),
+       certify=OwnSpace(relax=("n",), profiles=("quick",), max_boxes=20000), registry=PLANTED_CERTIFY)
+def own_space(v, xp):
+    x, n = xp.asarray(v["x"]), xp.asarray(v["n"])
+    return ge(xp.exp(x) + 1.0 / n, 0.9 + x, xp)

@@ -89,3 +89,12 @@ def test_report_separates_certified_and_says_why_not():
     assert "certified by interval" in report.key_evidence(recs[0])
     assert "% of the box" in report.key_evidence(recs[1])
     assert "certification not eligible: integer structure" in report.key_evidence(recs[2])
+
+
+def test_own_space_certifies_over_the_declared_parameters():
+    c = PLANTED_CERTIFY.get("planted/certify-own/own-space")
+    assert c.certify.box == {"x": (-2.0, 2.0), "n": (4.0, 1e15)} and c.certify.log == ("n",)
+    rec, cert = _cert("planted/certify-own/own-space")
+    assert rec["verdict"] == "CERTIFIED" and cert["status"] == "certified"
+    with pytest.raises(ValueError):
+        certify_params.from_space(c.space)  # n is an integer: relaxing it must be explicit
