@@ -101,7 +101,7 @@ class Ineligible:
 
 @dataclass
 class Outcome:
-    status: str  # "certified", "refuted" or "incomplete"
+    status: str  # "certified", "refuted", "incomplete", "not eligible" or "error" (the sampled verdict stands)
     boxes: int
     depth: int
     seconds: float
@@ -118,7 +118,9 @@ class Outcome:
         if params.relaxed:
             out["relaxed"] = params.relaxed
         if self.reason:
-            out.update(reason=self.reason, detail=self.detail)
+            out["reason"] = self.reason
+        if self.detail:
+            out["detail"] = self.detail
         return out
 
 
@@ -208,6 +210,9 @@ def run(evaluate, params: Parameters) -> Outcome:
     except BranchesOnData as e:
         return Outcome("not eligible", 0, 0, time.perf_counter() - start, 0.0, route=route,
                        reason="evaluator branches on data", detail=str(e))
+    except (TypeError, AttributeError, ValueError) as e:  # the evaluator does not run on balls: say so
+        return Outcome("error", 0, 0, time.perf_counter() - start, 0.0, route=route,
+                       detail=f"{type(e).__name__}: {e}")
 
 
 def _branch_and_bound(evaluate, params, xp, route, start) -> Outcome:

@@ -94,6 +94,8 @@ def certification_line(cert: dict) -> str:
     status = cert["status"]
     if status in ("not eligible", "not run"):
         return f"certification {status}: {cert['reason']}"
+    if status == "error":
+        return f"certification failed on balls ({cert['detail'][:80]}); the sampled verdict stands"
     where = f"{cert.get('boxes', '?')} boxes"
     if "depth" in cert:
         where += f", depth {cert['depth']}, {_fmt(cert['seconds'])} s"

@@ -90,3 +90,11 @@ def branches_on_data(x, xp):
 def own_space(v, xp):
     x, n = xp.asarray(v["x"]), xp.asarray(v["n"])
     return ge(xp.exp(x) + 1.0 / n, 0.9 + x, xp)
+
+
+@claim("planted/certify-own/not-on-balls", kind="inequality", source="planted",
+       statement="x^2 + 1 >= 1 on [-1, 1], through .real (which balls lack)", domain=st.floats(-1, 1),
+       certify=Parameters({"x": (-1.0, 1.0)}, case=lambda v: v["x"], profiles=("quick",)), registry=PLANTED_CERTIFY)
+def not_on_balls(x, xp):
+    x = xp.asarray(x).real
+    return ge(x * x + 1.0, 1.0, xp)

@@ -98,3 +98,8 @@ def test_own_space_certifies_over_the_declared_parameters():
     assert rec["verdict"] == "CERTIFIED" and cert["status"] == "certified"
     with pytest.raises(ValueError):
         certify_params.from_space(c.space)  # n is an integer: relaxing it must be explicit
+
+
+def test_an_evaluator_that_fails_on_balls_keeps_its_sampled_verdict():
+    rec, cert = _cert("planted/certify-own/not-on-balls")
+    assert rec["verdict"] == "HOLDS" and cert["status"] == "error" and "AttributeError" in cert["detail"]

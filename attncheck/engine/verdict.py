@@ -184,7 +184,7 @@ def _decide(claim: Claim, seen: list[Point], profile: str | None) -> tuple[Verdi
         ev["certification"] = {"status": out.status, "boxes": out.boxes, "box": claim.certify.box,
                                "certified_fraction": out.certified_fraction,
                                "route": "interval (arb, hand-written slack)"}
-    if out.status == "not eligible":
+    if out.status in ("not eligible", "error"):
         return verdict, ev
     if out.status == "refuted":
         ev["counterexample"] = dict(out.counterexample, found_by=out.counterexample.get(
