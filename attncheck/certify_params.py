@@ -42,6 +42,7 @@ class Parameters:
     case: Callable[[dict], Any]
     log: tuple = ()  # parameters bisected geometrically (lo > 0): ranges over many decades
     relaxed: str = ""  # integer parameters relaxed to reals, and why the evaluator allows it
+    integers: tuple = ()  # parameters whose domain is the integers: a counterexample must be an integer point
     max_boxes: int = 4000
     prec: int = 128
     profiles: tuple = ("deep",)  # profiles that run it (a few seconds per claim: deep only by default)
@@ -52,6 +53,8 @@ class Parameters:
                 raise ValueError(f"certification box: {name} needs lo <= hi, got ({lo}, {hi})")
             if name in self.log and lo <= 0:
                 raise ValueError(f"certification box: log-bisected {name} needs lo > 0")
+        if not set(self.integers) <= set(self.box):
+            raise ValueError(f"certification box: integers {self.integers} must be parameters of the box")
 
 
 def from_space(space, relax: tuple = (), **kw) -> Parameters:
@@ -71,7 +74,7 @@ def from_space(space, relax: tuple = (), **kw) -> Parameters:
         box[name] = (float(p.lo), float(p.hi))
         if p.log:
             log.append(name)
-    return Parameters(box, case=dict, log=tuple(log), **kw)
+    return Parameters(box, case=dict, log=tuple(log), integers=tuple(relax), **kw)
 
 
 class OwnSpace:
@@ -215,16 +218,31 @@ def run(evaluate, params: Parameters) -> Outcome:
                        detail=f"{type(e).__name__}: {e}")
 
 
+def _midpoint(box: dict, params: Parameters) -> dict | None:
+    """The box's midpoint (geometric for ``log`` names), integer names at the nearest integer inside;
+    None if the box holds no integer for some integer name (no point of the claim's domain)."""
+    mid = {}
+    for k, (lo, hi) in box.items():
+        m = math.sqrt(lo) * math.sqrt(hi) if k in params.log else lo / 2 + hi / 2
+        if k in params.integers:
+            first, last = math.ceil(lo), math.floor(hi)
+            if first > last:
+                return None
+            m = min(max(round(m), first), last)
+        mid[k] = m
+    return mid
+
+
 def _branch_and_bound(evaluate, params, xp, route, start) -> Outcome:
     queue, done, seen, depth = deque([(dict(params.box), 0)]), 0.0, 0, 0
     while queue:
         box, level = queue.popleft()  # breadth first: the widest boxes are settled first
         seen, depth = seen + 1, max(depth, level)
-        verdict = judge(evaluate, params, box, xp)
+        mid = _midpoint(box, params)
+        verdict = 1 if mid is None else judge(evaluate, params, box, xp)  # no integer point: nothing to prove
         if verdict == 1:
             done += _fraction(box, params)
             continue
-        mid = {k: (math.sqrt(lo * hi) if k in params.log else lo / 2 + hi / 2) for k, (lo, hi) in box.items()}
         thin = judge(evaluate, params, {k: (v, v) for k, v in mid.items()}, xp)
         if verdict == -1 or thin == -1:
             found = recheck(evaluate, params, mid)

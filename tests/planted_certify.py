@@ -52,7 +52,7 @@ def identity_true(x, xp):
 @claim("planted/certify-own/log-n-bound", kind="inequality", source="planted",
        statement="log n <= sqrt(n) for n in [4, 1e15] (n relaxed to a real, bisected geometrically)",
        domain=st.integers(4, 10**15), certify=Parameters({"n": (4.0, 1e15)}, case=lambda v: v["n"], log=("n",),
-                                                            relaxed="n: both sides are analytic in n > 0",
+                                                            relaxed="n: both sides are analytic in n > 0", integers=("n",),
                                                             profiles=("quick", "deep")),
        registry=PLANTED_CERTIFY)
 def log_n_bound(n, xp):
@@ -98,3 +98,12 @@ def own_space(v, xp):
 def not_on_balls(x, xp):
     x = xp.asarray(x).real
     return ge(x * x + 1.0, 1.0, xp)
+
+
+@claim("planted/certify-own/false-between-integers", kind="inequality", source="planted",
+       statement="(n - 4.5)^2 >= 0.2 for integers n in [1, 8] (true: false only between 4 and 5)",
+       domain=st.integers(1, 8), certify=Parameters({"n": (1.0, 8.0)}, case=lambda v: v["n"], integers=("n",),
+                                                  profiles=("quick",), max_boxes=200), registry=PLANTED_CERTIFY)
+def false_between_integers(n, xp):
+    n = xp.asarray(n if not isinstance(n, int) else float(n))
+    return ge((n - 4.5) ** 2, 0.2, xp)

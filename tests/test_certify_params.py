@@ -103,3 +103,11 @@ def test_own_space_certifies_over_the_declared_parameters():
 def test_an_evaluator_that_fails_on_balls_keeps_its_sampled_verdict():
     rec, cert = _cert("planted/certify-own/not-on-balls")
     assert rec["verdict"] == "HOLDS" and cert["status"] == "error" and "AttributeError" in cert["detail"]
+
+
+def test_a_relaxed_integer_is_refuted_only_at_an_integer():
+    rec, cert = _cert("planted/certify-own/false-between-integers")
+    # the real relaxation fails on (4.05, 4.95), which holds no integer: never REFUTED, and certified
+    assert rec["verdict"] == "CERTIFIED" and cert["status"] == "certified"
+    c = PLANTED_CERTIFY.get("planted/certify-own/own-space")
+    assert c.certify.integers == ("n",)
