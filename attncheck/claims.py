@@ -13,6 +13,7 @@ from typing import Any, Callable
 from hypothesis.strategies import SearchStrategy
 
 from .certify import Certificate
+from .certify_params import Ineligible, OwnSpace, Parameters
 from .space import Space
 from .stats import check_probability
 
@@ -98,7 +99,7 @@ class Claim:
     margin: float | None = None
     erratum: Erratum | None = None
     eventually: bool = False  # "for all sufficiently large n": judged at the end of the path
-    certify: Certificate | None = None  # interval proof on a box (deterministic kinds)
+    certify: Certificate | Parameters | Ineligible | None = None  # interval proof on a box (deterministic kinds)
     space: Space | Callable | None = None  # declared parameters (or point -> Space) for corners and the optimizer
     cost: Cost = Cost.NORMAL
     draws: int | None = None  # Monte Carlo draws per case at most (random kinds whose one draw is a whole model)
@@ -258,7 +259,7 @@ def claim(
     margin: float | None = None,
     erratum: Erratum | None = None,
     eventually: bool = False,
-    certify: Certificate | None = None,
+    certify: Certificate | Parameters | OwnSpace | Ineligible | None = None,
     space: Space | Callable | None = None,
     cost: str | Cost = Cost.NORMAL,
     draws: int | None = None,
@@ -280,11 +281,12 @@ def claim(
     """
 
     def wrap(evaluate: Callable) -> Claim:
+        cert = certify.resolve(space) if isinstance(certify, OwnSpace) else certify
         c = Claim(
             id=id, kind=Kind(kind), statement=statement, source=source, evaluate=evaluate,
             domain=domain, sample=sample, probability=probability, relation=relation,
             path=path, interpretation=dict(interpretation or {}), margin=margin, erratum=erratum,
-            eventually=eventually, certify=certify, space=space, cost=Cost(cost), draws=draws,
+            eventually=eventually, certify=cert, space=space, cost=Cost(cost), draws=draws,
             refutable=refutable, across=across,
         )
         _validate(c)

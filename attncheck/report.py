@@ -102,10 +102,29 @@ def key_evidence(rec: dict) -> str:
     if "holds_from" in ev:
         parts.append(f"holds from n = {_fmt(ev['holds_from'])} (refuted below)")
     parts.append(f"{ev.get('cases', 0)} cases")
+    if ev.get("certification"):
+        parts.append(certification_line(ev["certification"]))
     esc = ev.get("escalation", {})
     if esc.get("escalated"):
         parts.append(f"{esc['escalated']} escalated to mpmath")
     return "; ".join(parts)
+
+
+def certification_line(cert: dict) -> str:
+    """The interval certification in one phrase: proved, partly proved, or why not."""
+    status = cert["status"]
+    if status in ("not eligible", "not run"):
+        return f"certification {status}: {cert['reason']}"
+    if status == "error":
+        return f"certification failed on balls ({cert['detail'][:80]}); the sampled verdict stands"
+    where = f"{cert.get('boxes', '?')} boxes"
+    if "depth" in cert:
+        where += f", depth {cert['depth']}, {_fmt(cert['seconds'])} s"
+    if status == "certified":
+        return f"certified by {cert.get('route', 'interval arithmetic')} ({where})"
+    if status == "refuted":
+        return f"refuted by interval branch and bound ({where})"
+    return f"certified on {_fmt(100 * cert['certified_fraction'])}% of the box ({where}; the sampled verdict stands)"
 
 
 def detail(rec: dict) -> str:

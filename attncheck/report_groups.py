@@ -33,6 +33,26 @@ def counts(records: list[dict]) -> dict[str, int]:
         out[column(r)] += 1
     return out
 
+def certification(records: list[dict]) -> dict[str, int]:
+    """Deterministic claims: how many are certified, declared eligible, and not eligible (by reason)."""
+    det = [r for r in records if r["kind"] in ("identity", "inequality")]
+    certs = [r["evidence"].get("certification") or {} for r in det]
+    out = {"deterministic": len(det), "certified": sum(r["verdict"] == "CERTIFIED" for r in det),
+           "eligible": sum(c.get("status") not in (None, "not eligible") for c in certs)}
+    for c in certs:
+        if c.get("status") == "not eligible":
+            out[f"not eligible: {c['reason']}"] = out.get(f"not eligible: {c['reason']}", 0) + 1
+    out["undeclared"] = sum(not c for c in certs)
+    return out
+
+
+def certification_text(records: list[dict]) -> str:
+    c = certification(records)
+    rest = ", ".join(f"{v} {k}" for k, v in c.items() if k.startswith("not eligible") or k == "undeclared")
+    return (f"{c['certified']} of {c['eligible']} eligible deterministic claims CERTIFIED "
+            f"({c['deterministic']} deterministic{'; ' + rest if rest else ''})")
+
+
 def by_paper(records: list[dict]) -> "OrderedDict[str, list[dict]]":
     out: OrderedDict[str, list[dict]] = OrderedDict()
     for r in sorted(records, key=lambda r: natural_key(r["id"])):

@@ -25,6 +25,7 @@ from attncheck import F64, Erratum, Slack, claim, close, ge, le, lt
 from attncheck.models import attention as dense
 from attncheck.models.class_attention.section_e import c_exp, log_f_exp, log_u_exp
 from attncheck.models.random_signs import rademacher_group_sums
+from deng2023_certification import GROUPED, INDEX_COUNTS, MANY_ENTRIES, THRESHOLD
 from attncheck.strategies.attention import (FIRST, OWN, REST, a_values, attention_inputs, scaled_case,
                                             self_attention_case)
 
@@ -102,7 +103,7 @@ def _general_claim(cid, statement, source, compare, domain=None, extra=None):
                                 "check": "|lhs - rhs| <= 1e-9 (max(|lhs|, |rhs|) + magnitude of the summed terms) "
                                          "+ 2^-1022; float64 is exact to ~1e-13 of it (numpy-only model: float64 "
                                          "only; a case within the float64 margin would be an ERROR, none occurs)"},
-                               **(extra or {})))
+                               **(extra or {})), certify=MANY_ENTRIES)
     def identity(case, xp):
         _f64_only(xp)
         lhs, rhs, mag = compare(case)
@@ -250,7 +251,7 @@ def _threshold_claim(cid, F, c_matrix, domain, source, extra):
                                 "role": "the reading 'F > 0 iff some <c_{j0}, y_l> exceeds tau' used by Theorem E.4's "
                                         "evaluator and the Section 7.2 experiments",
                                 "check": "the sign of F agrees with the sign of max <c, y> - tau (slack +1 / -1)"},
-                               **extra))
+                               **extra), certify=THRESHOLD)
     def threshold(case, xp):
         _f64_only(xp)
         args = (case.A1, case.A2, case.A3, case.X, case.V)
@@ -278,7 +279,8 @@ def _section_e_claim(cid, statement, source, check, *, kind="inequality", X="ide
     @claim(cid, kind=kind, source=source, statement=statement, erratum=erratum, path=SIZES,
            domain=lambda N: self_attention_case(a, "sum_of_squares", X, n_max=N, k_min=k_min),
            interpretation=dict({"setting": SECTION_E, "QK^T": x_note, "sizes": SIZES_NOTE, "exponents": EXPONENTS,
-                                "log": LOG}, **(extra or {})))
+                                "log": LOG}, **(extra or {})),
+           certify=INDEX_COUNTS if "counts" in (extra or {}) else GROUPED)
     def section_e(case, xp):
         return check(case, case.classes(), xp)
 

@@ -24,6 +24,7 @@ from attncheck.engine.series import grid
 from attncheck.models.class_attention import definition_f1 as cm
 from attncheck.strategies import in_interval, m_large, m_smallest
 from attncheck.strategies.cross_attention import cross_case, pair_case
+from deng2023_certification import CROSS, DENSE
 
 SIZES = {"quick": [2, 12, 360, 10**4, 10**6, 10**9],
          "deep": [2, 3, 4, 6, 12, 60, 360, 5040, 10**4, 10**5, 10**6, 10**8, 10**9, 10**12, 10**15]}
@@ -247,7 +248,7 @@ def _entry_claim(cid, source, statement, label, quantity, where, check, notes, e
 
     @claim(cid, kind=check.kind, source=source, statement=statement,
            domain=lambda n: cross_case(n, label, pair=pair), path=SIZES, interpretation=dict(EXACT, **notes),
-           erratum=erratum)
+           erratum=erratum, certify=CROSS)
     def entries(case, xp):
         return check.slack(_entries(quantity(case, xp), case, where), check.rhs(case, xp), xp)
 
@@ -280,7 +281,8 @@ def _column_claim(cid, source, statement, label, c_of, row, columns, numerator, 
     and t * numerator / n for i0 in {2..d} (1/n and t/n, (1+a)/n and (1+a) t/n, ...)."""
 
     @claim(cid, kind="inequality", source=source, statement=statement,
-           domain=lambda n: cross_case(n, label), path=SIZES, interpretation=dict(EXACT, **notes), erratum=erratum)
+           domain=lambda n: cross_case(n, label), path=SIZES, interpretation=dict(EXACT, **notes), erratum=erratum,
+           certify=CROSS)
     def column(case, xp):
         groups = cm.present_groups(case.d, COLUMN[columns])
         c = c_of(case, xp).c[np.ix_(cm.query_classes(case.n, case.j2, case.j3, ROW[row]), groups)]
@@ -373,7 +375,7 @@ def _integer_identity(pairs):
 @claim("deng2023/definition-f.1/a1-ne-a2", kind="inequality", source=_source("Definition F.1", "(first bullet)"),
        statement=r"\{A_1,A_2,A_3\} \in \mathcal{D}_0 \cup \mathcal{D}_1: A_1 \neq A_2",
        domain=lambda n: st.sampled_from([0, 1]).flatmap(lambda label: cross_case(n, label, max_d=1025)),
-       path=SIZES, interpretation=BUILDER)
+       path=SIZES, interpretation=BUILDER, certify=DENSE)
 def definition_f1_a1_ne_a2(case, xp):
     data = case.params().compressed()
     rows = cm.rows_where(case.n, case.j2, case.j3, lambda j, j2, j3: True)
@@ -387,7 +389,8 @@ def definition_f1_a1_ne_a2(case, xp):
                  r"n = (d-1)t: \text{each column } 2..d \text{ has } t \text{ ones, each row one}",
        domain=lambda n: cross_case(n, 1, max_d=1025), path=SIZES,
        interpretation=dict(BUILDER, use="the proofs of Lemmas F.7, F.11, F.15 use '(A3 V)_{i0} is t-sparse with "
-                                        "entries in [0, 1]'; the reduced evaluator's incidence (1, t, t) is this"))
+                                        "entries in [0, 1]'; the reduced evaluator's incidence (1, t, t) is this"),
+       certify=DENSE)
 def definition_f1_a2_columns(case, xp):
     data = case.params().compressed()
     keys, j3 = data.keys, data.keys.class_of(case.j3)
@@ -474,7 +477,7 @@ def _rest_of_columns(c_row, d):
 
 @claim("deng2023/lemma-f.3/part-1", kind="inequality", source=_source("Lemma F.3", "Part 1"),
        statement=F3 + r"j_0 = j_2, i_0 = 1 \Rightarrow c_{\exp}(\mathsf{A},x)_{j_0,i_0} \ge 1/2",
-       domain=lambda n: cross_case(n, 1), path=SIZES, interpretation=EXACT)
+       domain=lambda n: cross_case(n, 1), path=SIZES, interpretation=EXACT, certify=CROSS)
 def lemma_f3_part_1(case, xp):
     return ge(_c_exp(case, xp).c[cm.QUERY_J2, cm.FIRST], 0.5, xp)
 
@@ -484,7 +487,8 @@ def lemma_f3_part_1(case, xp):
                       r"c_{\exp}(\mathsf{A},x)_{j_0,i_0} \ge 1/2",
        domain=lambda n: cross_case(n, 1), path=SIZES,
        interpretation=dict(EXACT, parts="the first bullet is split: -one is existence (the largest c over "
-                                        "i0 in {2..d} is >= 1/2), -only is uniqueness (every other i0 has c < 1/2)"))
+                                        "i0 in {2..d} is >= 1/2), -only is uniqueness (every other i0 has c < 1/2)"),
+       certify=CROSS)
 def lemma_f3_part_2_one(case, xp):
     c = _c_exp(case, xp).c[cm.QUERY_J2]
     return ge(max(c[G] for G in cm.present_groups(case.d, COLUMN["i0 in {2..d}"])), 0.5, xp)
@@ -497,7 +501,7 @@ TWO_REST = dict(EXACT, rest="'the rest of i0': the columns i0 in {2..d} other th
 @claim("deng2023/lemma-f.3/part-2-only", kind="inequality", source=_source("Lemma F.3", "Part 2, first bullet"),
        statement=F3 + r"j_0 = j_2: \text{there is only one } i_0 \in \{2,\dots,d\} \text{ with } "
                       r"c_{\exp}(\mathsf{A},x)_{j_0,i_0} \ge 1/2 \text{ (uniqueness)}",
-       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, interpretation=TWO_REST)
+       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, interpretation=TWO_REST, certify=CROSS)
 def lemma_f3_part_2_only(case, xp):
     c = _c_exp(case, xp).c[cm.QUERY_J2]
     return lt(c[_rest_of_columns(c, case.d)], 0.5, xp)
@@ -505,7 +509,7 @@ def lemma_f3_part_2_only(case, xp):
 
 @claim("deng2023/lemma-f.3/part-2-rest", kind="inequality", source=_source("Lemma F.3", "Part 2, second bullet"),
        statement=F3 + r"j_0 = j_2: \text{for the rest of } i_0, c_{\exp}(\mathsf{A},x)_{j_0,i_0} \le t/n",
-       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, interpretation=TWO_REST)
+       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, interpretation=TWO_REST, certify=CROSS)
 def lemma_f3_part_2_rest(case, xp):
     c = _c_exp(case, xp).c[cm.QUERY_J2]
     rest = _rest_of_columns(c, case.d)

@@ -31,6 +31,7 @@ from attncheck.engine.series import grid
 from attncheck.precision import both
 from attncheck.strategies import m_smallest
 from attncheck.strategies import self_attention as sas
+from deng2023_certification import DENSE, GROUPED
 
 # ---- readings ------------------------------------------------------------------------------
 
@@ -191,7 +192,7 @@ DEFINITION_READING = {"datasets": D1.format(hi=A1_EXACT) + "; " + D0, "sizes": S
 @claim("deng2023/definition-d.1/columns", kind="identity", source="deng2023 Appendix D.1, Definition D.1",
        statement=r"A_1 = A_2 = A_3;\ A_{*,1} = e_{j_3} a \sqrt{\log n};\ A_{*,2..d-1} = [I_{d-2}; \dots; I_{d-2}]"
                  r" b\sqrt{\log n};\ A_{*,d} = 1_n c\sqrt{\log n};\ n = (d-2)t",
-       domain=_dense_case, path=DEFINITION, interpretation=DEFINITION_READING)
+       domain=_dense_case, path=DEFINITION, interpretation=DEFINITION_READING, certify=DENSE)
 def definition_columns(case, xp):
     p = case.params
     s = math.sqrt(math.log(p.n))
@@ -207,7 +208,7 @@ def definition_columns(case, xp):
 @claim("deng2023/definition-d.1/row-sums", kind="identity", source="deng2023 Appendix D.1, Definition D.1",
        statement=r"b + c = 1:\ \sum_i (A_1)_{j,i} = (1 + a [j = j_3]) \sqrt{\log n} "
                  r"\text{ (the row sums behind every } QK^\top = 1_{d\times d} \text{ score)}",
-       domain=_dense_case, path=DEFINITION, interpretation=dict(DEFINITION_READING, tolerance=IDENTITY))
+       domain=_dense_case, path=DEFINITION, interpretation=dict(DEFINITION_READING, tolerance=IDENTITY), certify=DENSE)
 def definition_row_sums(case, xp):
     p = case.params
     expected = (1.0 + p.a * (np.arange(p.n) == p.j3)) * math.sqrt(math.log(p.n))
@@ -217,7 +218,7 @@ def definition_row_sums(case, xp):
 @claim("deng2023/definition-d.1/type-ii-sparsity", kind="identity", source="deng2023 Appendix D.1, Definition D.1",
        statement=r"n = (d-2)t:\ \text{each of the columns } 2..d-1 \text{ of } A_1 \text{ is } t\text{-sparse and each "
                  r"row has one nonzero there (the sparsity Lemmas D.3, D.7 use)}",
-       domain=_dense_case, path=DEFINITION, interpretation=DEFINITION_READING)
+       domain=_dense_case, path=DEFINITION, interpretation=DEFINITION_READING, certify=DENSE)
 def definition_type_ii(case, xp):
     p = case.params
     nonzero = p.dense()[0][:, 1:-1] != 0
@@ -244,7 +245,7 @@ def _exact_claim(cid, quantity, conditions, statement, *, label, X, reading, a0_
 
     @claim(cid, kind="identity" if conditions[0][2] == "==" else "inequality", source=_source(cid),
            statement=statement, domain=lambda n: sas.case(n, label, sas.any_width(min_k), a, a0_symbol=a0_symbol),
-           path=EXACT, erratum=erratum, interpretation=reading)
+           path=EXACT, erratum=erratum, interpretation=reading, certify=GROUPED)
     def entries(case, xp):
         g, v = case.grouped, Sym(case, xp)
         table = quantity(g, X, xp)

@@ -16,6 +16,7 @@ from attncheck.models import toy
 from attncheck.models.random_signs import rademacher_group_sums
 from attncheck.strategies import m_large, m_smallest
 from attncheck.strategies.toy import hoeffding_case, toy_case
+from deng2023_certification import TOY_GENERAL, TOY_SPIKE
 
 LOG = "natural logarithm (the scores 4 log n become n^4 under exp)"
 POLY = "1 - delta/poly(n) read as 1 - delta (poly(n) = 1, the most lenient reading)"
@@ -85,6 +86,7 @@ def _matrices(lo, hi):
     interpretation={"inputs": "general A (n x d, n <= 8, d <= 4) and x with entries in [-100, 100], so Ax "
                               "reaches +-40000 where exp overflows: f_exp is evaluated in log domain",
                     "check": "sum to 1 within 1e-9 relative (well above the float64 margin 1e-11)"},
+    certify=TOY_GENERAL,
 )
 def definition_3_3(case, xp):
     A, x = case
@@ -98,6 +100,7 @@ def definition_3_3(case, xp):
     interpretation={"inputs": "A, x with entries in [0, 100] and alpha_lin > 0 (f_lin is undefined at "
                               "alpha_lin = 0; signed entries make the sum ill-conditioned, which would test "
                               "float64 rather than the definition)"},
+    certify=TOY_GENERAL,
 )
 def definition_3_2(case, xp):
     A, x = case
@@ -160,6 +163,7 @@ D1_COMMON = {"datasets": SCORES + "; the spike 4 log n at one index", "log": LOG
         "by the adversarial sigma (+1 at the spike, -1 elsewhere), which attains min_sigma |<f, sigma>| = w - R "
         "whenever the spike weight w outweighs the rest R = 1 - w; a case where it does not is an ERROR, never "
         "a pass (none occurs on D1: w >= 16/18.7 at n = 2)")),
+    certify=TOY_SPIKE,
 )
 def lemma_4_2_part_2(case, xp):
     return ge(toy.min_abs_signed_sum(toy.f_exp_grouped(case.scores, xp), case.scores.k, xp), 0.25, xp)

@@ -11,6 +11,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from attncheck import Real, Space, Slack, all_of, claim, le
+from attncheck.certify_params import OwnSpace
 from attncheck.models import mirror_descent as md
 from attncheck.models import power_differences as pd
 from attncheck.strategies.mirror_descent import P_MAX, exponents, matrices, matrix_pairs, power_pairs
@@ -132,6 +133,7 @@ def _lemma_13_scalar(part, p, statement, rhs):
     @claim(
         f"julistiono2024/lemma-13/{part}", kind="inequality", source=f"{PAPER}, Appendix A.2, Lemma 13 (scalar term (11))",
         cost="normal", statement=statement, space=Space(x=Real(-1.0, 1.0), y=Real(-1.0, 1.0), p=p),
+        certify=OwnSpace(),
         interpretation={**L13, "part": "the 1 x 1 case: the scalar term d_p(x, y) the proof reduces to, with the "
                                        "corners x, y in {-1, 0, 1}, just-inside points and a Powell search for the "
                                        "tightest (x, y, p)"},
@@ -168,7 +170,7 @@ def _both(slacks, xp):
 @claim(
     "julistiono2024/lemma-14/form-a", kind="inequality", source=f"{PAPER}, Appendix A.2, Lemma 14", cost="normal",
     statement=r"x\ge y\ge0,\ p>1:\ p\,y^{p-1}(x-y)\le x^p-y^p\le p\,x^{p-1}(x-y)",
-    domain=power_pairs(), space=POWER_SPACE,
+    domain=power_pairs(), space=POWER_SPACE, certify=OwnSpace(profiles=("quick", "deep")),
     interpretation={"provenance": "DERIVED (two candidate forms, both true; form (A) is the mean-value sandwich)",
                     "domain": SCALAR, "evaluation": EVAL},
 )
@@ -179,7 +181,7 @@ def lemma_14_a(v, xp):
 @claim(
     "julistiono2024/lemma-14/form-b", kind="inequality", source=f"{PAPER}, Appendix A.2, Lemma 14", cost="normal",
     statement=r"x\ge y\ge0,\ p>1:\ y(x^{p-1}-y^{p-1})\le\tfrac{p-1}p(x^p-y^p)\le x(x^{p-1}-y^{p-1})",
-    domain=power_pairs(), space=POWER_SPACE,
+    domain=power_pairs(), space=POWER_SPACE, certify=OwnSpace(profiles=("quick", "deep")),
     interpretation={"provenance": "DERIVED (two candidate forms, both true; form (B) is the one Lemma 27's proof "
                                   "uses with x = ||W(k+1)||_p, y = ||W(k)||_p)", "domain": SCALAR, "evaluation": EVAL},
 )
@@ -191,7 +193,7 @@ def _lemma_15(part, p_range, statement, grow):
     @claim(
         f"julistiono2024/lemma-15/{part}", kind="inequality", source=f"{PAPER}, Appendix A.2, Lemma 15", cost="normal",
         statement=statement, domain=power_pairs(p_range.lo, p_range.hi, p_range.open_lo),
-        space=Space(y=Real(0.0, 1e3), delta=Real(0.0, 1e3), p=p_range),
+        space=Space(y=Real(0.0, 1e3), delta=Real(0.0, 1e3), p=p_range), certify=OwnSpace(profiles=("quick", "deep")),
         interpretation={"provenance": "DERIVED (high confidence)", "domain": SCALAR, "evaluation": EVAL,
                         "symmetry": "|x^(p-1) - y^(p-1)| and |x - y| are symmetric in (x, y): x >= y is no loss"},
     )

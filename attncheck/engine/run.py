@@ -54,7 +54,7 @@ def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_
             seen.append(search_point(check, point))
             if progress:
                 progress(claim, seen[-1])
-        verdict, evidence = decide(claim, seen)
+        verdict, evidence = decide(claim, seen, prof.name)
     except EvaluationFailed as e:
         verdict, evidence = Verdict.ERROR, failed_evaluation(e)
     except NonFinite as e:

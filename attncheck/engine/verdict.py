@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from .. import certify, precision, stats
+from .. import certify, certify_params, precision, stats
 from ..claims import Claim, Kind, Verdict
 from . import series
 from .checks import Point
@@ -200,9 +200,11 @@ def _one_series(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
     return Verdict.HOLDS, ev
 
 
-def decide(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
-    """The verdict and its evidence; a one-sided witness (``refutable=False``) never refutes."""
-    verdict, ev = _decide(claim, seen)
+def decide(claim: Claim, seen: list[Point], profile: str | None = None) -> tuple[Verdict, dict]:
+    """The verdict and its evidence; a one-sided witness (``refutable=False``) never refutes.
+
+    ``profile``: the profile's name, for certifications declared for some profiles only."""
+    verdict, ev = _decide(claim, seen, profile)
     if verdict is Verdict.REFUTED and not claim.refutable:
         ev["would_refute"] = ev.pop("reason", "a failing case")
         return Verdict.INCONCLUSIVE, dict(ev, reason=(
@@ -211,7 +213,7 @@ def decide(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
     return verdict, ev
 
 
-def _decide(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
+def _decide(claim: Claim, seen: list[Point], profile: str | None) -> tuple[Verdict, dict]:
     """The verdict and its evidence; a certificate is tried unless already refuted."""
     if claim.kind is Kind.ASYMPTOTIC:
         verdict, extra = _asymptotic(seen) if claim.across is None else _across(seen, claim.across)
@@ -220,11 +222,27 @@ def _decide(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
         verdict, ev = _sampled(claim, seen)
     if claim.certify is None or verdict is Verdict.REFUTED:
         return verdict, ev
-    out = certify.run(claim.certify)
-    ev["certification"] = {"status": out.status, "boxes": out.boxes, "box": claim.certify.box,
-                           "certified_fraction": out.certified_fraction}
+    if isinstance(claim.certify, certify_params.Ineligible):
+        ev["certification"] = {"status": "not eligible", "reason": claim.certify.reason}
+        if claim.certify.detail:
+            ev["certification"]["detail"] = claim.certify.detail
+        return verdict, ev
+    if isinstance(claim.certify, certify_params.Parameters):
+        if profile is not None and profile not in claim.certify.profiles:
+            ev["certification"] = {"status": "not run", "reason": f"runs in profile(s) {', '.join(claim.certify.profiles)}"}
+            return verdict, ev
+        out = certify_params.run(claim.evaluate, claim.certify)
+        ev["certification"] = out.evidence(claim.certify)
+    else:
+        out = certify.run(claim.certify)
+        ev["certification"] = {"status": out.status, "boxes": out.boxes, "box": claim.certify.box,
+                               "certified_fraction": out.certified_fraction,
+                               "route": "interval (arb, hand-written slack)"}
+    if out.status in ("not eligible", "error"):
+        return verdict, ev
     if out.status == "refuted":
-        ev["counterexample"] = dict(out.counterexample, found_by="interval branch and bound")
+        ev["counterexample"] = dict(out.counterexample, found_by=out.counterexample.get(
+            "found_by", "interval branch and bound"))
         return Verdict.REFUTED, ev
     if out.status == "certified" and verdict is Verdict.HOLDS:
         return Verdict.CERTIFIED, ev

@@ -1,0 +1,256 @@
+"""Certification of a deterministic claim from its own parameters and its own evaluator.
+
+A claim declares ``certify=Parameters(box, case)``: its real parameters with closed
+ranges, and how a case of its evaluator is built from them (integers such as n relaxed
+to reals where the evaluator is analytic in them). The engine then runs the claim's
+evaluator on arb balls (:class:`attncheck.interval.ARB`) by branch and bound over the
+whole box:
+
+- a sub-box whose every slack element is provably >= 0 (> 0 where strict) is proved;
+- a sub-box with an element provably < 0 holds a counterexample: its midpoint is
+  re-checked in mpmath and reported (REFUTED);
+- an undecided sub-box (a comparison of overlapping balls raised
+  :class:`~attncheck.interval.Undecided`, or a slack ball straddles 0) is bisected along
+  its widest side (geometrically for the ``log`` parameters), up to ``max_boxes``.
+
+A claim that cannot be certified declares ``certify=Ineligible(reason)``.
+"""
+from __future__ import annotations
+
+import math
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import mpmath
+import numpy as np
+from flint import arb
+
+from .interval import ARB, Ball, BranchesOnData, Undecided
+from .precision import MP, _sign_mp
+
+#: the reasons a deterministic claim is not certified by the interval route
+REASONS = ("integer structure", "more than k parameters", "evaluator branches on data", "identity at a tolerance")
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """Real parameters ``box`` = {name: (lo, hi)} and ``case(values) -> case`` of the claim's evaluator."""
+
+    box: dict
+    case: Callable[[dict], Any]
+    log: tuple = ()  # parameters bisected geometrically (lo > 0): ranges over many decades
+    relaxed: str = ""  # integer parameters relaxed to reals, and why the evaluator allows it
+    integers: tuple = ()  # parameters whose domain is the integers: a counterexample must be an integer point
+    max_boxes: int = 4000
+    prec: int = 128
+    profiles: tuple = ("deep",)  # profiles that run it (a few seconds per claim: deep only by default)
+
+    def __post_init__(self):
+        for name, (lo, hi) in self.box.items():
+            if not lo <= hi:
+                raise ValueError(f"certification box: {name} needs lo <= hi, got ({lo}, {hi})")
+            if name in self.log and lo <= 0:
+                raise ValueError(f"certification box: log-bisected {name} needs lo > 0")
+        if not set(self.integers) <= set(self.box):
+            raise ValueError(f"certification box: integers {self.integers} must be parameters of the box")
+
+
+def from_space(space, relax: tuple = (), **kw) -> Parameters:
+    """The box of a claim's :class:`~attncheck.space.Space`: its closed ranges (closing an open end only
+    encloses more; a refutation is re-checked at an interior point), integers in ``relax`` as reals.
+
+    The case is the dict of values, as ``Space`` passes it to the evaluator (no custom ``build``).
+    """
+    from .space import Int, Real
+
+    if space.build is not None:
+        raise ValueError("from_space: a Space with its own build needs Parameters(box, case=...)")
+    box, log = {}, []
+    for name, p in space.params.items():
+        if not (isinstance(p, Real) or (isinstance(p, Int) and name in relax)):
+            raise ValueError(f"from_space: parameter {name} is not real (relax integers explicitly)")
+        box[name] = (float(p.lo), float(p.hi))
+        if p.log:
+            log.append(name)
+    return Parameters(box, case=dict, log=tuple(log), integers=tuple(relax), **kw)
+
+
+class OwnSpace:
+    """``certify=OwnSpace(relax, **options)``: certify over the claim's own ``space=`` (see :func:`from_space`);
+    ``options`` go to :class:`Parameters` (max_boxes, prec, profiles, relaxed)."""
+
+    def __init__(self, relax: tuple = (), **options):
+        self.relax, self.options = tuple(relax), options
+
+    def resolve(self, space) -> Parameters:
+        if space is None or callable(space) and not hasattr(space, "params"):
+            raise ValueError("certify=OwnSpace() needs a fixed space= on the claim")
+        return from_space(space, self.relax, **self.options)
+
+
+@dataclass(frozen=True)
+class Ineligible:
+    """Why a deterministic claim is not certified over a box of real parameters."""
+
+    reason: str
+    detail: str = ""
+
+    def __post_init__(self):
+        if self.reason not in REASONS:
+            raise ValueError(f"ineligible: reason must be one of {REASONS}, got {self.reason!r}")
+
+
+@dataclass
+class Outcome:
+    status: str  # "certified", "refuted", "incomplete", "not eligible" or "error" (the sampled verdict stands)
+    boxes: int
+    depth: int
+    seconds: float
+    certified_fraction: float
+    counterexample: dict | None = None
+    route: str = ""
+    reason: str = ""  # status "not eligible": one of REASONS
+    detail: str = ""
+
+    def evidence(self, params: Parameters) -> dict:
+        out = {"status": self.status, "route": self.route, "boxes": self.boxes, "depth": self.depth,
+               "seconds": round(self.seconds, 3), "certified_fraction": self.certified_fraction,
+               "box": {k: list(v) for k, v in params.box.items()}}
+        if params.relaxed:
+            out["relaxed"] = params.relaxed
+        if self.reason:
+            out["reason"] = self.reason
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+
+def _enclose(lo: float, hi: float) -> Ball:
+    return Ball(arb(lo).union(arb(hi)))
+
+
+def _fraction(box: dict, params: Parameters) -> float:
+    """Share of the whole box (in the bisection coordinates: log for ``log`` names)."""
+    frac = 1.0
+    for k, (lo, hi) in box.items():
+        wlo, whi = params.box[k]
+        if k in params.log:
+            lo, hi, wlo, whi = (math.log(v) for v in (lo, hi, wlo, whi))
+        frac *= (hi - lo) / (whi - wlo) if whi > wlo else 1.0
+    return frac
+
+
+def _split(box: dict, params: Parameters) -> tuple[dict, dict] | None:
+    """Bisect the relatively widest side; None when no side can be split in float64."""
+    def coords(k, lo, hi):
+        return (math.log(lo), math.log(hi)) if k in params.log else (lo, hi)
+
+    def rel(k):
+        lo, hi = coords(k, *box[k])
+        wlo, whi = coords(k, *params.box[k])
+        return (hi - lo) / (whi - wlo) if whi > wlo else 0.0
+
+    k = max(box, key=rel)
+    lo, hi = box[k]
+    mid = math.sqrt(lo) * math.sqrt(hi) if k in params.log else lo / 2 + hi / 2
+    if not lo < mid < hi:
+        return None
+    return {**box, k: (lo, mid)}, {**box, k: (mid, hi)}
+
+
+def _elements(s):
+    value = np.atleast_1d(np.asarray(s.value, dtype=object))
+    scale = np.broadcast_to(np.atleast_1d(np.asarray(s.scale, dtype=object)), value.shape).ravel()
+    strict = np.broadcast_to(np.atleast_1d(np.asarray(s.strict, bool)), value.shape).ravel()
+    return value.ravel(), scale, strict
+
+
+def _sign(v: Ball, strict: bool) -> int:
+    """+1 proved, -1 provably failing, 0 undecided (three-valued)."""
+    x = Ball(v).x
+    if (x > 0) or (not strict and x >= 0):
+        return 1
+    if (x < 0) or (strict and x <= 0):
+        return -1
+    return 0
+
+
+def judge(evaluate, params: Parameters, box: dict, xp: ARB) -> int:
+    """+1 if the slack is proved on ``box``, -1 if some element fails on all of it, 0 otherwise."""
+    values = {k: _enclose(lo, hi) for k, (lo, hi) in box.items()}
+    with xp.context():
+        try:
+            value, _, strict = _elements(evaluate(params.case(values), xp))
+        except Undecided:
+            return 0
+        signs = [_sign(v, st) for v, st in zip(value, strict)]
+    if min(signs) == 1:
+        return 1
+    return -1 if -1 in signs else 0
+
+
+def recheck(evaluate, params: Parameters, point: dict, dps: int = 50) -> dict | None:
+    """The slack at ``point`` in mpmath: a dict if some element is decided negative there."""
+    with mpmath.workdps(dps):
+        value, scale, strict = _elements(evaluate(params.case(dict(point)), MP(dps)))
+        for i, (v, sc, st) in enumerate(zip(value, scale, strict)):
+            v = mpmath.mpf(v)
+            sign = _sign_mp(v, mpmath.mpf(sc), dps)
+            if sign == -1 or (st and sign == 0):
+                return {"point": dict(point), "element": i, "slack": mpmath.nstr(v, 12), "dps": dps}
+    return None
+
+
+def run(evaluate, params: Parameters) -> Outcome:
+    """Branch and bound of ``evaluate(case, xp) -> Slack`` over the whole declared box."""
+    xp = ARB(params.prec)
+    route = f"interval (arb balls, {params.prec} bits, the claim's own evaluator)"
+    start = time.perf_counter()
+    try:
+        return _branch_and_bound(evaluate, params, xp, route, start)
+    except BranchesOnData as e:
+        return Outcome("not eligible", 0, 0, time.perf_counter() - start, 0.0, route=route,
+                       reason="evaluator branches on data", detail=str(e))
+    except (TypeError, AttributeError, ValueError) as e:  # the evaluator does not run on balls: say so
+        return Outcome("error", 0, 0, time.perf_counter() - start, 0.0, route=route,
+                       detail=f"{type(e).__name__}: {e}")
+
+
+def _midpoint(box: dict, params: Parameters) -> dict | None:
+    """The box's midpoint (geometric for ``log`` names), integer names at the nearest integer inside;
+    None if the box holds no integer for some integer name (no point of the claim's domain)."""
+    mid = {}
+    for k, (lo, hi) in box.items():
+        m = math.sqrt(lo) * math.sqrt(hi) if k in params.log else lo / 2 + hi / 2
+        if k in params.integers:
+            first, last = math.ceil(lo), math.floor(hi)
+            if first > last:
+                return None
+            m = min(max(round(m), first), last)
+        mid[k] = m
+    return mid
+
+
+def _branch_and_bound(evaluate, params, xp, route, start) -> Outcome:
+    queue, done, seen, depth = deque([(dict(params.box), 0)]), 0.0, 0, 0
+    while queue:
+        box, level = queue.popleft()  # breadth first: the widest boxes are settled first
+        seen, depth = seen + 1, max(depth, level)
+        mid = _midpoint(box, params)
+        verdict = 1 if mid is None else judge(evaluate, params, box, xp)  # no integer point: nothing to prove
+        if verdict == 1:
+            done += _fraction(box, params)
+            continue
+        thin = judge(evaluate, params, {k: (v, v) for k, v in mid.items()}, xp)
+        if verdict == -1 or thin == -1:
+            found = recheck(evaluate, params, mid)
+            if found is not None:
+                return Outcome("refuted", seen, depth, time.perf_counter() - start, done,
+                               dict(found, found_by="interval branch and bound, re-checked in mpmath"), route)
+        halves = _split(box, params)
+        if seen >= params.max_boxes or halves is None:
+            return Outcome("incomplete", seen, depth, time.perf_counter() - start, done, route=route)
+        queue.extend((h, level + 1) for h in halves)
+    return Outcome("certified", seen, depth, time.perf_counter() - start, 1.0, route=route)

@@ -1,0 +1,113 @@
+"""Certification from a claim's own parameters: planted false claims refuted, true twins certified."""
+import mpmath
+import pytest
+from flint import ctx
+
+from attncheck import certify_params
+from attncheck.engine import run
+from planted_certify import PLANTED_CERTIFY
+
+
+def _cert(cid, seed=0):
+    rec = run(PLANTED_CERTIFY.get(cid), "quick", seed=seed)
+    return rec, rec["evidence"].get("certification")
+
+
+def test_false_bound_on_a_1e_6_share_is_refuted_by_the_interval_route():
+    rec, cert = _cert("planted/certify-own/bound-false-on-1e-6")
+    assert rec["verdict"] == "REFUTED" and cert["status"] == "refuted"
+    cx = rec["evidence"]["counterexample"]
+    assert "interval" in cx["found_by"] and "mpmath" in cx["found_by"]
+    assert abs(cx["point"]["x"] - 1 / 3) < 5e-7
+    assert mpmath.mpf(cx["slack"]) < 0
+
+
+def test_true_twin_of_the_bound_is_certified():
+    rec, cert = _cert("planted/certify-own/bound-true-twin")
+    assert rec["verdict"] == "CERTIFIED" and cert["status"] == "certified" and cert["certified_fraction"] == 1.0
+    assert cert["boxes"] >= 1 and cert["depth"] >= 0 and "arb" in cert["route"]
+
+
+def test_identity_wrong_by_1e_14_is_refuted_the_true_one_is_not():
+    rec, cert = _cert("planted/certify-own/identity-off-by-1e-14")
+    assert rec["verdict"] == "REFUTED" and cert["status"] == "refuted"
+    assert rec["evidence"]["counterexample"]["point"]["x"] > 0
+    rec, cert = _cert("planted/certify-own/identity-true-twin")
+    # an exact identity (rtol = 0) on a box of positive width is never provable by balls: sampled verdict stands
+    assert rec["verdict"] == "HOLDS" and cert["status"] == "incomplete"
+
+
+def test_n_relaxed_to_a_real_over_fifteen_decades():
+    rec, cert = _cert("planted/certify-own/log-n-bound")
+    assert rec["verdict"] == "CERTIFIED" and cert["box"] == {"n": [4.0, 1e15]} and cert["relaxed"]
+
+
+def test_ineligible_claims_state_why():
+    rec, cert = _cert("planted/certify-own/ineligible")
+    assert rec["verdict"] == "HOLDS" and cert == {"status": "not eligible", "reason": "integer structure",
+                                                  "detail": "n mod 3"}
+    with pytest.raises(ValueError):
+        certify_params.Ineligible("too hard")
+
+
+def test_precision_does_not_leak():
+    before, dps = ctx.prec, mpmath.mp.dps
+    _cert("planted/certify-own/bound-false-on-1e-6")
+    _cert("planted/certify-own/bound-true-twin")
+    assert ctx.prec == before and mpmath.mp.dps == dps
+
+
+def test_box_validation():
+    with pytest.raises(ValueError):
+        certify_params.Parameters({"x": (1.0, 0.0)}, case=lambda v: v)
+    with pytest.raises(ValueError):
+        certify_params.Parameters({"n": (0.0, 1.0)}, case=lambda v: v, log=("n",))
+
+
+def test_certification_runs_in_its_declared_profiles_only():
+    rec, cert = _cert("planted/certify-own/deep-only")
+    assert rec["verdict"] == "HOLDS" and cert["status"] == "not run"
+    rec = run(PLANTED_CERTIFY.get("planted/certify-own/deep-only"), "deep", seed=0)
+    assert rec["verdict"] == "CERTIFIED"
+
+
+def test_an_evaluator_that_asks_a_ball_for_a_float_is_not_eligible():
+    rec, cert = _cert("planted/certify-own/branches-on-data")
+    assert rec["verdict"] == "HOLDS" and cert["status"] == "not eligible"
+    assert cert["reason"] == "evaluator branches on data"
+
+
+def test_report_separates_certified_and_says_why_not():
+    from attncheck import report, report_groups
+    recs = [run(PLANTED_CERTIFY.get(c), "quick", seed=0) for c in
+            ("planted/certify-own/bound-true-twin", "planted/certify-own/identity-true-twin",
+             "planted/certify-own/ineligible")]
+    assert [r["verdict"] for r in recs] == ["CERTIFIED", "HOLDS", "HOLDS"]
+    assert report_groups.counts(recs)["CERTIFIED"] == 1 and report_groups.counts(recs)["HOLDS"] == 2
+    assert report_groups.certification(recs) == {"deterministic": 3, "certified": 1, "eligible": 2,
+                                                 "not eligible: integer structure": 1, "undeclared": 0}
+    assert "certified by interval" in report.key_evidence(recs[0])
+    assert "% of the box" in report.key_evidence(recs[1])
+    assert "certification not eligible: integer structure" in report.key_evidence(recs[2])
+
+
+def test_own_space_certifies_over_the_declared_parameters():
+    c = PLANTED_CERTIFY.get("planted/certify-own/own-space")
+    assert c.certify.box == {"x": (-2.0, 2.0), "n": (4.0, 1e15)} and c.certify.log == ("n",)
+    rec, cert = _cert("planted/certify-own/own-space")
+    assert rec["verdict"] == "CERTIFIED" and cert["status"] == "certified"
+    with pytest.raises(ValueError):
+        certify_params.from_space(c.space)  # n is an integer: relaxing it must be explicit
+
+
+def test_an_evaluator_that_fails_on_balls_keeps_its_sampled_verdict():
+    rec, cert = _cert("planted/certify-own/not-on-balls")
+    assert rec["verdict"] == "HOLDS" and cert["status"] == "error" and "AttributeError" in cert["detail"]
+
+
+def test_a_relaxed_integer_is_refuted_only_at_an_integer():
+    rec, cert = _cert("planted/certify-own/false-between-integers")
+    # the real relaxation fails on (4.05, 4.95), which holds no integer: never REFUTED, and certified
+    assert rec["verdict"] == "CERTIFIED" and cert["status"] == "certified"
+    c = PLANTED_CERTIFY.get("planted/certify-own/own-space")
+    assert c.certify.integers == ("n",)
