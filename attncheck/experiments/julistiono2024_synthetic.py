@@ -27,7 +27,7 @@ def _directional_curve(Wmm, Ws, p):
 
 
 def section_4_1(profile: str, rng, progress=print) -> dict:
-    seeds = 100 if profile == "deep" else 4
+    seeds = 20 if profile == "deep" else 4
     every = 50
     curves = {(q, p): [] for q in P_VALUES for p in P_VALUES}
     kkt = []
@@ -75,7 +75,7 @@ def svm_scaling(profile: str, rng, progress=print) -> list[dict]:
     softmax, ell_p-AttSVM solved with its certificate (KKT residual, duality gap, solve time), and the directional
     Bregman divergence D_psi(bar W_mm, bar W(k)) at a quarter of the run and at its end.
     """
-    sizes = [(8, 10), (64, 32), (256, 64), (512, 96)] if profile == "deep" else [(8, 10), (32, 16)]
+    sizes = [(8, 10), (64, 32), (256, 64)] if profile == "deep" else [(8, 10), (32, 16)]
     ps = [1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0] if profile == "deep" else [1.5, 2.0, 3.0]
     steps = 4000 if profile == "deep" else 600
     rows = []
