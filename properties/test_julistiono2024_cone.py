@@ -250,3 +250,40 @@ def lemma_21(case, xp):
         return NAN
     pe = _pi_emp(case, xp)
     return Slack(case.pi - pe, case.pi + 1 + xp.abs(pe + 1))
+
+
+# ---- Lemma 27 ---------------------------------------------------------------------------------
+
+R27_PATH = {"quick": [1.0, 3.0, 10.0, 30.0, 100.0], "deep": [1.0, 2.0, 3.0, 5.0, 10.0, 20.0, 30.0, 50.0, 100.0]}
+
+
+@claim(
+    "julistiono2024/lemma-27/main", kind="inequality", source=f"{PAPER}, Appendix A.4, Lemma 27 (25)",
+    statement=r"\langle\nabla\psi(W(k+1))-\nabla\psi(W(k)),\bar W^{mm}\rangle\ge\frac1{1+\pi}\Big[\|W(k+1)\|_p^{p-1}"
+              r"-\|W(k)\|_p^{p-1}-\frac{\eta(\mathcal L(W(k))-\mathcal L(W(k+1)))}{\|W(k)\|_p}\Big]",
+    space=lambda R: _space(R, pi=Real(1e-4, 1.0, log=True), eta=Real(1e-3, 1.0, log=True)), path=R27_PATH,
+    eventually=True, cost="expensive",
+    interpretation={**CONE, "provenance": "DERIVED (Sun et al. Eq. 12 analogue; R_pi of Lemma 21 unknown)",
+                    "W(k)": "the cone point W; W(k+1) its un-normalized ell_p-AttGD step, computed in the evaluating "
+                            "precision (float64, or mpmath at the escalation's dps, so W(k+1) is the exact step "
+                            "to that precision)",
+                    "pi": "drawn in [1e-4, 1] (log scale), as in lemma-21/main", "eta": "'eta small': eta in "
+                    "[1e-3, 1] (log scale)",
+                    "R": "R_pi exists but its formula is unknown: judged at the end of the path R / ||W_mm||_p in "
+                         "{1, 3, 10, 30, 100} (eventually). Unchecked: R > 100 ||W_mm||_p, where one step changes "
+                         "||W||_p^(p-1) and L by less than e^-300 relative (beyond 240-digit arithmetic)",
+                    "evaluation": "left side -eta <grad L(W(k)), W_mm> / ||W_mm||_p (the update rule; pairwise form), "
+                                  "||W||_p^(p-1) = ||grad psi(W)||_q"},
+)
+def lemma_27(case, xp):
+    g, p, eta = case.geom, case.geom.p, case.eta
+    G = md.grad(case.data, case.W, xp=xp)
+    q = md.dual_exponent(p, xp)
+    theta0 = md.mirror_map(case.W, p, xp)
+    W1 = md.inverse_mirror_map(theta0 - eta * G, p, xp)
+    lhs = -eta * _inner_mm(case, xp) / g.svm.norm
+    n0, n1 = md.lp_norm(theta0, q, xp), md.lp_norm(theta0 - eta * G, q, xp)
+    L0, L1 = md.loss(case.data, case.W, xp=xp), md.loss(case.data, W1, xp=xp)
+    N0 = md.lp_norm(case.W, p, xp)
+    rhs = (n1 - n0 - eta * (L0 - L1) / N0) / (1 + case.pi)
+    return Slack(lhs - rhs, xp.abs(lhs) + (n1 + n0 + eta * (xp.abs(L0) + xp.abs(L1)) / N0) / (1 + case.pi))
