@@ -82,9 +82,7 @@ def _across(points: list[Point], x: str) -> tuple[Verdict, dict]:
     must stay bounded along n, so the n-trend is judged at each x (the most severe verdict wins); across x
     any finite C is admissible, so the rate C of the largest constant, c_max(x) ~ a e^{C x}, is fitted and
     reported (a log-linear fit), never used to refute."""
-    groups: dict = {}
-    for p in points:
-        groups.setdefault(p.point[x], []).append(p)
+    groups = {dict(key)[x]: g for key, g in series.split(points)}
     per = {v: _asymptotic(g) for v, g in sorted(groups.items())}
     verdict = max((v for v, _ in per.values()), key=_SEVERITY.get)
     ev = {"per_" + x: [dict(e, **{x: v, "verdict": vd.value}) for v, (vd, e) in per.items()],
