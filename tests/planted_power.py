@@ -275,6 +275,10 @@ _user_step("user-vector", "st.lists(st.floats(-1, 1), min_size=3, max_size=3).ma
            "v[1] in [0.40, 0.46] (3%)", st.lists(st.floats(-1, 1), min_size=3, max_size=3).map(np.array),
            0.40, 0.46, pick=lambda v: v[1])
 
+_user_step("user-list", "the README's st.lists(st.floats(-30, 30), min_size=1, max_size=8).map(np.array): "
+           "false for z_0 in [10, 12] (3%) when len(z) >= 3", st.lists(st.floats(-30, 30), min_size=1, max_size=8)
+           .map(np.array), 10.0, 12.0, pick=lambda z: z[0] if len(z) >= 3 else 0.0)
+
 
 def _dip(c, xp, depth):
     """0.05 - depth e^{-((x_2 - 0.32)/0.02)^2}: a smooth dip in one of four coordinates."""
