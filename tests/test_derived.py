@@ -35,6 +35,8 @@ NOT_DERIVABLE = {
     "list without max": st.lists(st.floats(0, 1)),
     "optional keys": st.fixed_dictionaries({"a": st.floats(0, 1)}, optional={"b": st.floats(0, 1)}),
     "composite": st.composite(lambda draw: draw(st.floats(0, 1)))(),
+    "unhashable values": st.sampled_from([[1], [2]]),
+    "many values": st.sampled_from(range(2000)),
 }
 
 

@@ -17,12 +17,13 @@ any attribute that is not where expected also gives ``None``, never a guess.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
 
 from ..space import Choice, Int, Real, Space
 
 #: more parameters than this: no derived Space (the corners' product and Powell need few)
 MAX_PARAMS = 12
+#: a sampled_from with more values than this: no derived Space (each value is a corner)
+MAX_CHOICES = 1024
 _SUBNORMAL = 5e-324
 
 
@@ -34,7 +35,7 @@ def derive(strategy) -> Space | None:
     """The Space equivalent to ``strategy``, or None where no exact one is known."""
     try:
         params, build = _node(strategy, "x")
-    except (_NotExact, AttributeError, TypeError, ValueError):
+    except Exception:  # _NotExact, or a strategy object not shaped as expected: no guess
         return None
     if not params or len(params) > MAX_PARAMS:
         return None
@@ -53,9 +54,11 @@ def _node(s, name: str):
             raise _NotExact("unbounded integers")
         return {name: Int(int(s.start), int(s.end))}, lambda v: v[name]
     if kind in ("SampledFromStrategy", "JustStrategy"):
-        if s._transformations or not all(isinstance(e, Hashable) for e in s.elements):
-            raise _NotExact("sampled_from with maps/filters, or unhashable values")
-        return {name: Choice(tuple(s.elements))}, lambda v: v[name]
+        if s._transformations or len(s.elements) > MAX_CHOICES:
+            raise _NotExact("sampled_from with maps/filters, or too many values to list as corners")
+        values = tuple(s.elements)
+        hash(values)  # TypeError (no Space) for unhashable values
+        return {name: Choice(values)}, lambda v: v[name]
     if kind == "TupleStrategy":
         return _product([(f"{name}_{i}", e) for i, e in enumerate(s.element_strategies)], tuple)
     if kind == "ListStrategy":
