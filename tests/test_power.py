@@ -53,9 +53,10 @@ def test_eventually_from_n0_reports_where_it_holds():
     assert rec["verdict"] == "HOLDS" and rec["evidence"]["holds_from"] == 10**4
 
 
-@pytest.mark.parametrize("claim_id", ["power/tiny-region/twin", "power/five-percent/twin"])
+@pytest.mark.parametrize("claim_id", ["power/tiny-region/twin", "power/five-percent/twin",
+                                      "power/user-one-of-four/twin", "power/user-coin/twin"])
 def test_same_seed_same_record(claim_id):
-    """Corners, Hypothesis, the optimizer and the Monte Carlo replay exactly from the seed."""
+    """Corners, Hypothesis, the design, the optimizer and the Monte Carlo replay exactly from the seed."""
     a, b = (run(POWER.get(claim_id), "quick", seed=3) for _ in range(2))
     for rec in (a, b):
         rec["evidence"].pop("seconds")
