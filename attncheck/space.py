@@ -248,6 +248,8 @@ class Space:
 
         for vals in itertools.product(*(ends[k] for k in names)):
             add(vals)
+            if len(out) >= budget:  # the product of many choices can be huge
+                return out
         for i, k in enumerate(names):
             for v in cs[k][len(ends[k]):]:
                 for rest in itertools.product(*(ends[j] for j in names if j != k)):

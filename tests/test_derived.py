@@ -146,3 +146,10 @@ def test_no_design_for_asymptotic_claims_nor_without_a_space():
     rec = run(REG.get("derived/none/filtered"), "quick", seed=0)
     assert rec["verdict"] == "HOLDS"
     assert rec["evidence"]["stages"] == {"corners": 0, "hypothesis": 48, "design": 0, "optimizer": 0}
+
+
+def test_corners_of_many_choices_stop_at_the_budget():
+    """Four sampled_from of 1000 values: 10^12 vertices; the corners stop at the budget."""
+    space = derive(st.tuples(*[st.sampled_from(range(1000))] * 4))
+    corners = space.corners(64)
+    assert len(corners) == 64 and len({tuple(c.values()) for c in corners}) == 64
