@@ -6,18 +6,21 @@ parameter with its range (:class:`Real`, :class:`Int`, :class:`Choice`) and a
 ``build`` function mapping the parameter values to the case the evaluator receives.
 
 The engine uses it to enumerate corners (boundary values and points just inside each
-boundary), to draw cases (:meth:`Space.strategy`, boundaries included), and to refine
-the tightest cases with a bounded optimizer over the real coordinates.
+boundary), to draw cases (:meth:`Space.strategy`, boundaries included), to cover it
+with a space-filling design (:meth:`Space.design`), and to refine the tightest cases
+with a bounded optimizer over the real coordinates.
 """
 from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 from hypothesis import strategies as st
+from scipy.stats import qmc
 
 #: relative offset of the "just inside" points from a boundary
 INSIDE = (1e-9, 1e-6, 1e-3)
@@ -186,6 +189,33 @@ class Space:
             out[k] = self.params[k].from_unit(ui)
         return out
 
+    def from_cube(self, u) -> dict:
+        """Values of every parameter from a point of the unit cube (one coordinate each):
+        reals through :meth:`Real.from_unit`, integers and choices by equal-width cells."""
+        out = {}
+        for (k, p), ui in zip(self.params.items(), u):
+            ui = min(max(float(ui), 0.0), 1.0)
+            if isinstance(p, Real):
+                out[k] = p.from_unit(ui)
+            elif isinstance(p, Int) and p.log and p.lo < p.hi:
+                out[k] = min(p.hi, max(p.lo, int(round(math.exp(math.log(p.lo) + ui * math.log(p.hi / p.lo))))))
+            elif isinstance(p, Int):
+                out[k] = min(p.hi, p.lo + int(ui * (p.hi - p.lo + 1)))
+            else:
+                out[k] = p.values[min(len(p.values) - 1, int(ui * len(p.values)))]
+        return out
+
+    def design(self, n: int, seed: int) -> list[dict]:
+        """``n`` space-filling parameter values: a scrambled Sobol sequence in the unit cube
+        (one coordinate per parameter), seeded. For ``n`` a power of two each coordinate is
+        stratified exactly: every interval [k/n, (k+1)/n) of it holds one point."""
+        if n <= 0:
+            return []
+        with warnings.catch_warnings():  # balance warning when n is not a power of two (scaled budgets)
+            warnings.simplefilter("ignore", UserWarning)
+            u = qmc.Sobol(len(self.params), scramble=True, seed=np.random.default_rng(seed)).random(n)
+        return [self.from_cube(row) for row in u]
+
     def random_values(self, rng) -> dict:
         """A uniform point (log-uniform where declared) for optimizer starts; seeded by ``rng``."""
         out = {}
@@ -218,6 +248,8 @@ class Space:
 
         for vals in itertools.product(*(ends[k] for k in names)):
             add(vals)
+            if len(out) >= budget:  # the product of many choices can be huge
+                return out
         for i, k in enumerate(names):
             for v in cs[k][len(ends[k]):]:
                 for rest in itertools.product(*(ends[j] for j in names if j != k)):

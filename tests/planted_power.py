@@ -237,3 +237,103 @@ beta_false = _beta_series("false", lambda beta, n: 0.3 if beta < 0.1 or n ** bet
                           "holds from its own n on (twin)")
 beta_twin = _beta_series("twin", lambda beta, n: 0.3 if n ** beta < 100 else 0.0,
                          r"d = n^\beta: fails while n^\beta < 100 only")
+
+
+# 11.-19. Claims as a new user writes them (README, "Writing your own claims"): a `domain=`
+#     strategy only (no Space), the default cost "normal" or "expensive", a violation on 1-5%
+#     of the domain, inside it or next to (not at) a boundary. A violation region is flat (a
+#     step: only coverage finds it) unless said otherwise. Each twin is tight on the same
+#     region but true.
+from hypothesis import strategies as st  # noqa: E402
+
+
+def _step(x, lo, hi, inside, outside=0.9):
+    """A flat landscape with a plateau on [lo, hi]: no slope leads an optimizer to it."""
+    return inside if lo <= x <= hi else outside
+
+
+def _user_step(family, why, domain, lo, hi, cost="normal", pick=lambda c: c):
+    """The false claim (1.02 on the plateau) and its tight, true twin (0.99 there)."""
+    def register(which, inside):
+        @planted(family, which, why if which == "false" else None, kind="inequality", domain=domain, cost=cost,
+                 statement=rf"g(x) \le 1, g = {inside} on [{lo}, {hi}], 0.9 elsewhere")
+        def evaluate(c, xp):
+            return le(xp.asarray(_step(float(pick(c)), lo, hi, inside)), 1.0, xp)
+    register("false", 1.02)
+    register("twin", 0.99)
+
+
+_user_step("user-float", "domain=st.floats(0, 1), cost normal: false on [0.52, 0.55] (3%)",
+           st.floats(0, 1), 0.52, 0.55)
+_user_step("user-float-expensive", "domain=st.floats(0, 1), cost expensive: false on [0.70, 0.75] (5%)",
+           st.floats(0, 1), 0.70, 0.75, cost="expensive")
+_user_step("user-near-boundary", "st.floats(-5, 5): false on [4.75, 4.95] (2%), beside the end 5",
+           st.floats(-5, 5), 4.75, 4.95)
+_user_step("user-int-band", "st.integers(1, 1000): false for n in [611, 630] only (2%)",
+           st.integers(1, 1000), 611, 630)
+_user_step("user-vector", "st.lists(st.floats(-1, 1), min_size=3, max_size=3).map(np.array): false for "
+           "v[1] in [0.40, 0.46] (3%)", st.lists(st.floats(-1, 1), min_size=3, max_size=3).map(np.array),
+           0.40, 0.46, pick=lambda v: v[1])
+
+_user_step("user-list", "the README's st.lists(st.floats(-30, 30), min_size=1, max_size=8).map(np.array): "
+           "false for z_0 in [10, 12] (3%) when len(z) >= 3", st.lists(st.floats(-30, 30), min_size=1, max_size=8)
+           .map(np.array), 10.0, 12.0, pick=lambda z: z[0] if len(z) >= 3 else 0.0)
+
+
+def _dip(c, xp, depth):
+    """0.05 - depth e^{-((x_2 - 0.32)/0.02)^2}: a smooth dip in one of four coordinates."""
+    return ge(xp.asarray(0.05), xp.asarray(depth * math.exp(-((c[2] - 0.32) / 0.02) ** 2)), xp)
+
+
+FOUR = st.tuples(st.floats(0, 1), st.floats(0, 1), st.floats(0, 1), st.floats(-1, 1))
+
+
+@planted("user-one-of-four", "false", "st.tuples of 4 floats: a smooth dip in x_2 only, false on 3.3% of it",
+         kind="inequality", domain=FOUR, statement=r"0.05 \ge 0.1 e^{-((x_2 - 0.32)/0.02)^2}")
+def four_false(c, xp):
+    return _dip(c, xp, 0.1)
+
+
+@planted("user-one-of-four", "twin", kind="inequality", domain=FOUR,
+         statement=r"0.05 \ge 0.049 e^{-((x_2 - 0.32)/0.02)^2}")
+def four_twin(c, xp):
+    return _dip(c, xp, 0.049)
+
+
+def _user_coin(family, why, lo, hi, cost):
+    def q(t):
+        return 0.8 if lo <= t <= hi else 0.9
+
+    @planted(family, "false", why, kind="probabilistic", domain=st.floats(0, 1), cost=cost,
+             statement=r"\Pr[U < q(t)] \ge 0.9", sample=_uniform, probability=0.9)
+    def false(t, U, xp):
+        return lt(xp.asarray(U), q(t), xp)
+
+    @planted(family, "twin", kind="probabilistic", domain=st.floats(0, 1), cost=cost,
+             statement=r"\Pr[U < q(t)] \ge q(t) (exactly at its bound)", sample=_uniform,
+             probability=q)
+    def twin(t, U, xp):
+        return lt(xp.asarray(U), q(t), xp)
+
+
+_user_coin("user-coin", "probabilistic, domain=st.floats(0, 1), cost normal: false for t in [0.30, 0.34] (4%)",
+           0.30, 0.34, "normal")
+_user_coin("user-coin-expensive", "probabilistic, cost expensive: false for t in [0.55, 0.60] (5%)",
+           0.55, 0.60, "expensive")
+
+MIDDLE = {"quick": [10, 100, 1000, 10**4], "deep": [10, 100, 1000, 10**4, 10**5]}
+
+
+def _middle(which, bad_n, why=None):
+    @planted("user-path-middle", which, why, kind="inequality", path=MIDDLE,
+             domain=lambda n: st.tuples(st.just(n), st.floats(0, 1)),
+             statement=rf"g_n(x) \le 1, g_n = 1.02 on [0.20, 0.24] at n = {bad_n}, 0.99 there otherwise")
+    def evaluate(c, xp):
+        n, x = c
+        return le(xp.asarray(_step(x, 0.20, 0.24, 1.02 if n == bad_n else 0.99)), 1.0, xp)
+    return evaluate
+
+
+middle_false = _middle("false", 100, "path [10, 100, 1000, 10^4], st.floats(0, 1) per point: false on "
+                       "[0.20, 0.24] (4%) at n = 100 only")
+middle_twin = _middle("twin", None)

@@ -18,6 +18,9 @@ def test_false_claim_is_refuted(family):
 def test_twin_is_not_refuted(family):
     rec = run(POWER.get(f"power/{family}/twin"), "quick", seed=0)
     assert rec["verdict"] not in ("REFUTED", "ERROR"), (family, rec["evidence"])
+    if family.startswith("user-"):  # domain= only: the engine derived a Space and covered it
+        points = rec["evidence"].get("path") or [rec["evidence"]]
+        assert all(p["stages"]["corners"] > 0 and p["stages"]["design"] > 0 for p in points), family
 
 
 def test_tiny_region_needs_the_optimizer():
@@ -50,9 +53,10 @@ def test_eventually_from_n0_reports_where_it_holds():
     assert rec["verdict"] == "HOLDS" and rec["evidence"]["holds_from"] == 10**4
 
 
-@pytest.mark.parametrize("claim_id", ["power/tiny-region/twin", "power/five-percent/twin"])
+@pytest.mark.parametrize("claim_id", ["power/tiny-region/twin", "power/five-percent/twin",
+                                      "power/user-one-of-four/twin", "power/user-coin/twin"])
 def test_same_seed_same_record(claim_id):
-    """Corners, Hypothesis, the optimizer and the Monte Carlo replay exactly from the seed."""
+    """Corners, Hypothesis, the design, the optimizer and the Monte Carlo replay exactly from the seed."""
     a, b = (run(POWER.get(claim_id), "quick", seed=3) for _ in range(2))
     for rec in (a, b):
         rec["evidence"].pop("seconds")

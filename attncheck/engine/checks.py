@@ -19,7 +19,7 @@ from ..claims import Claim
 from ..precision import NonFinite
 from ..profiles import Budget, Profile
 
-STAGES = ("corners", "hypothesis", "optimizer")
+STAGES = ("corners", "hypothesis", "design", "optimizer")
 
 
 def seed_of(*parts) -> int:
@@ -107,6 +107,7 @@ class Check:
     """Base: what every kind shares (claim, budget, seeds, escalation counters)."""
 
     shrink = False
+    covers = True  # runs the space-filling design (search.design_values)
 
     def __init__(self, claim: Claim, prof: Profile, budget: Budget, seed: int, point,
                  esc: precision.Escalation, alpha_test: float | None = None):
@@ -207,7 +208,12 @@ class ProbabilisticCheck(Check):
 
 
 class AsymptoticCheck(Check):
-    """The implied constant: the claimed-probability quantile of the ratio (to be bounded)."""
+    """The implied constant: the claimed-probability quantile of the ratio (to be bounded).
+
+    No design: the constant's trend along the path is fitted to the maximum over the
+    cases, and the design's power for that rule has not been measured."""
+
+    covers = False
 
     def _constant(self, case, rng, size) -> tuple[float, int]:
         ratio = np.asarray(self.claim.evaluate(case, self.claim.sample(case, rng, size), precision.F64), float)

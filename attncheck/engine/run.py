@@ -11,7 +11,7 @@ from ..claims import Claim, Kind, Verdict
 from ..precision import Escalation, NonFinite
 from ..profiles import Profile, get_profile
 from .checks import AsymptoticCheck, DeterministicCheck, ProbabilisticCheck, short
-from .search import EvaluationFailed, corner_values, search_point
+from .search import EvaluationFailed, corner_values, search_point, space_of
 from .verdict import decide
 
 _CHECKS = {Kind.IDENTITY: DeterministicCheck, Kind.INEQUALITY: DeterministicCheck,
@@ -19,10 +19,11 @@ _CHECKS = {Kind.IDENTITY: DeterministicCheck, Kind.INEQUALITY: DeterministicChec
 
 
 def _tests_per_point(claim: Claim, budget, point) -> int:
-    """Exact tests one path point may run: corners, Hypothesis examples, optimizer results."""
-    space = claim.space_at(point)
+    """Exact tests one path point may run: corners, Hypothesis examples, design points, optimizer results."""
+    space = space_of(claim, point)
     starts = budget.starts if space is not None and space.reals else 0
-    return len(corner_values(claim, point, budget)) + budget.examples + starts
+    design = budget.design if space is not None else 0
+    return len(corner_values(claim, point, budget)) + budget.examples + design + starts
 
 
 def alpha_per_test(claim: Claim, prof: Profile, n_random_claims: int) -> tuple[float, float]:
@@ -69,7 +70,8 @@ def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_
     evidence.update({
         "profile": prof.name, "seed": seed, "seconds": round(time.perf_counter() - start, 3),
         "cost": claim.cost.value, "budget": {"examples": budget.examples, "corners": budget.corners,
-                                             "optimizer_starts": budget.starts, "optimizer_evals": budget.evals},
+                                             "optimizer_starts": budget.starts, "optimizer_evals": budget.evals,
+                                             "design": budget.design},
         "cases": sum(p.cases for p in seen), "escalation": {
             "evaluated": esc.evaluated, "escalated": esc.escalated, "undecided": esc.undecided,
             "sign_flips": esc.flipped, "max_dps": esc.max_dps},

@@ -1,11 +1,16 @@
-"""The search at one path point: corners, then Hypothesis, then the optimizer.
+"""The search at one path point: corners, Hypothesis, a space-filling design, the optimizer.
 
-1. **Corners** (claims with a declared :class:`~attncheck.space.Space`): every
-   combination of the parameters' endpoints, then points just inside each boundary,
-   within the budget. An exact tie at a boundary can hide a failure beside it.
+The Space is the claim's declared one, or one read off its strategy where that is exact
+(:mod:`.derived`: ``st.floats(lo, hi)``, ``st.integers(lo, hi)``, tuples of them, ...).
+
+1. **Corners** (claims with a Space): every combination of the parameters' endpoints,
+   then points just inside each boundary, within the budget. An exact tie at a
+   boundary can hide a failure beside it. (With a derived Space, after Hypothesis.)
 2. **Hypothesis** draws the domain (the claim's strategy, or the Space's), targets the
    tightest case and, for deterministic claims, shrinks a counterexample.
-3. **Optimizer**: from the tightest cases seen (and seeded random points), a bounded
+3. **Design** (claims with a Space): scrambled Sobol points covering it, so that a
+   violation on a few percent of the domain is hit whatever Hypothesis' draws favour.
+4. **Optimizer**: from the tightest cases seen (and seeded random points), a bounded
    derivative-free search (Powell) over the Space's real coordinates minimises the
    check's objective; its best point is checked like any other case.
 
@@ -20,6 +25,7 @@ from hypothesis import seed as hyp_seed
 from scipy.optimize import minimize
 
 from .checks import Check, Point, Violation, seed_of, short
+from .derived import derive
 
 _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
            HealthCheck.large_base_example]
@@ -72,15 +78,42 @@ def _checked(check: Check, case, pt: Point, stage: str, values=None) -> float:
         raise EvaluationFailed(case, stage, pt.point) from exc
 
 
-def corner_values(claim, point, budget) -> list[dict]:
+def space_of(claim, point):
+    """The claim's Space at ``point``: declared, else derived exactly from its strategy, else None."""
     space = claim.space_at(point)
+    return space if space is not None else derive(claim.strategy(point))
+
+
+def corner_values(claim, point, budget) -> list[dict]:
+    space = space_of(claim, point)
     return space.corners(budget.corners) if space is not None and budget.corners else []
 
 
 def _corners(check: Check, pt: Point) -> None:
-    space = check.claim.space_at(pt.point)
+    space = space_of(check.claim, pt.point)
     for values in corner_values(check.claim, pt.point, check.budget):
         _checked(check, space.case(values), pt, "corners", values)
+
+
+def design_values(check: Check, point, corners: list[dict]) -> list[dict]:
+    """The design's parameter values at ``point``, less those the corners already ran."""
+    space = space_of(check.claim, point)
+    if space is None or not check.budget.design or not check.covers:
+        return []
+    seen = {tuple(v.values()) for v in corners}
+    out = []
+    for values in space.design(check.budget.design, seed_of(check.seed, check.claim.id, repr(point), "design")):
+        key = tuple(values.values())
+        if key not in seen:
+            seen.add(key)
+            out.append(values)
+    return out
+
+
+def _design(check: Check, pt: Point) -> None:
+    space = space_of(check.claim, pt.point)
+    for values in design_values(check, pt.point, corner_values(check.claim, pt.point, check.budget)):
+        _checked(check, space.case(values), pt, "design", values)
 
 
 def _hypothesis(check: Check, pt: Point) -> None:
@@ -100,7 +133,7 @@ def _hypothesis(check: Check, pt: Point) -> None:
 
 def _starts(check: Check, pt: Point) -> list[dict]:
     """The tightest cases seen, topped up with seeded uniform points of the Space."""
-    space = check.claim.space_at(pt.point)
+    space = space_of(check.claim, pt.point)
     starts = pt.tightest()[: check.budget.starts]
     rng = np.random.default_rng(seed_of(check.seed, check.claim.id, repr(pt.point), "starts"))
     while len(starts) < check.budget.starts:
@@ -109,7 +142,7 @@ def _starts(check: Check, pt: Point) -> list[dict]:
 
 
 def _optimize(check: Check, pt: Point) -> None:
-    space = check.claim.space_at(pt.point)
+    space = space_of(check.claim, pt.point)
     if space is None or not space.reals or not check.budget.starts or not check.budget.evals:
         return
     for base in _starts(check, pt):
@@ -134,12 +167,15 @@ def _optimize(check: Check, pt: Point) -> None:
 
 
 def search_point(check: Check, point) -> Point:
-    """Run the three stages at one path point; a violation marks the point refuted."""
+    """Run the four stages at one path point; a violation marks the point refuted.
+
+    With a derived Space the claim's own strategy runs first, so that what it finds is
+    found (and shrunk) as without one; the corners follow it."""
     pt = Point(point)
+    declared = check.claim.space_at(point) is not None
     try:
-        _corners(check, pt)
-        _hypothesis(check, pt)
-        _optimize(check, pt)
+        for stage in ((_corners, _hypothesis) if declared else (_hypothesis, _corners)) + (_design, _optimize):
+            stage(check, pt)
     except Violation as v:
         pt.refuted = True
         pt.counterexample = v.info
