@@ -183,3 +183,22 @@ def test_primal_dual_polish_reaches_kkt_for_p_above_2():
     alpha = np.argmax(md.gammas(data), axis=1)
     sol = svm.att_svm(data, alpha, 4.0)
     assert sol.kkt <= 1e-8 and sol.gap <= 1e-8
+
+
+def test_experiment_agreement_verdicts():
+    """4.1 / 4.2 agreement: the paper's reading agrees; a planted mismatch (or a non-decreasing curve) does not."""
+    from attncheck.experiments import julistiono2024_synthetic as ex
+
+    P = ex.P_VALUES
+    res = {"final": {f"q={q},p={p}": 0.01 if q == p else 0.05 for q in P for p in P},
+           "mean": {f"q={q},p={p}": [1.0, 0.5, 0.2, 0.1, 0.01] for q in P for p in P}}
+    assert ex.agreement_4_1(res)["agreement"] == "agrees"
+    res["final"]["q=2.0,p=3.0"] = 0.001
+    assert ex.agreement_4_1(res)["agreement"] == "partly"
+    for p in P:
+        res["mean"][f"q={p},p={p}"] = [1.0, 0.5, 0.2, 0.3, 0.4]
+    assert ex.agreement_4_1(res)["agreement"] == "disagrees"
+    good = {"D_W": [1.0, 0.5, 0.1, 0.01], "D_v": [1.0, 0.4, 0.1, 0.02], "softmax_selected": [0.99, 0.95]}
+    assert ex.agreement_4_2({str(p): good for p in P})["agreement"] == "agrees"
+    flat = dict(good, softmax_selected=[0.99, 0.5])
+    assert ex.agreement_4_2({"1.75": good, "2.0": flat, "3.0": flat})["agreement"] == "partly"
