@@ -196,7 +196,7 @@ def test_experiment_agreement_verdicts():
     res["final"]["q=2.0,p=3.0"] = 0.001
     assert ex.agreement_4_1(res)["agreement"] == "partly"
     for p in P:
-        res["mean"][f"q={p},p={p}"] = [1.0, 0.5, 0.2, 0.3, 0.4]
+        res["mean"][f"q={p},p={p}"] = [1.0, 0.1, 0.2, 0.3, 0.4]
     assert ex.agreement_4_1(res)["agreement"] == "disagrees"
     good = {"D_W": [1.0, 0.5, 0.1, 0.01], "D_v": [1.0, 0.4, 0.1, 0.02], "softmax_selected": [0.99, 0.95]}
     assert ex.agreement_4_2({str(p): good for p in P})["agreement"] == "agrees"
