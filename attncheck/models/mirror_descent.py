@@ -319,7 +319,8 @@ class Track(NamedTuple):
     def extend(self, data, W_mm, p, eta, steps) -> "Track":
         """The same run continued by ``steps`` more steps (the first ``len(self)`` entries unchanged)."""
         more = track(data, None, W_mm, p, eta, steps, theta0=self.theta_last)
-        return Track(*(np.concatenate([a, b[1:]]) for a, b in zip(self[:5], more[:5])), more.theta_last)
+        joined = (np.concatenate([a, b[1:]]) for a, b in zip(self[:5], more[:5]))
+        return Track(*joined, more.theta_last)
 
 
 def track(data, W0, W_mm, p, eta, steps, theta0=None, anchor=None) -> Track:
