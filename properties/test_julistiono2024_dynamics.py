@@ -92,7 +92,7 @@ def theorem_mismatched(v, xp):
 P_GRID = (1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0)
 KKT_MAX = 1e-8
 #: path points (T, d, iterations); deep reaches T = 256, d = 64
-TD_PATH = {"quick": [(8, 10, 1000), (16, 16, 1000)], "deep": [(8, 10, 1000), (64, 32, 1000), (256, 64, 1000)]}
+TD_PATH = {"quick": [(8, 10, 500), (16, 16, 500)], "deep": [(8, 10, 1000), (64, 32, 1000), (256, 64, 1000)]}
 
 
 @lru_cache(maxsize=None)
@@ -126,7 +126,7 @@ class Scaled:
     space=lambda point: Space(build=lambda **v: Scaled(point, **v), seed=Int(0, 1), p=Choice(P_GRID)),
     path=TD_PATH,
     interpretation={**THEOREM, "setting": "n = 6 samples, T tokens in R^d (Section 4.1's distribution), W(0) ~ N(0, 1), "
-                                          "normalized ell_p mirror descent, eta = 0.1, K = 1000 iterations, alpha = "
+                                          "normalized ell_p mirror descent, eta = 0.1, K = 500 (deep: 1000) iterations, alpha = "
                                           "argmax of the final softmax; seeds 0-1",
                     "path": "(T, d) in {(8, 10), (16, 16)} (deep: (8, 10), (64, 32), (256, 64)); every path point "
                             "counts",
