@@ -12,49 +12,17 @@ import numpy as np
 
 from attncheck import Choice, Int, Real, Slack, Space, all_of, claim, lt
 from attncheck.models import mirror_descent as md
-from attncheck.models.att_svm import cone_direction, reference_geometry
 from attncheck.precision import F64
-from attncheck.strategies.mirror_descent import P_STANDARD
+from attncheck.strategies.mirror_descent import CONE, P_STANDARD, ConeCase
 
 PAPER = "julistiono2024 (arXiv 2410.14581)"
 #: score gap beyond which float64 softmax weights are too small to trust (they underflow at ~745)
 UNDERFLOW_GAP = 600.0
 
 
-class ConeCase:
-    """A cone point W with ||W||_p = R ||W_mm||_p and its geometry (repr: the parameters)."""
-
-    def __init__(self, R, seed, p, u, w, pi=None, eta=None):
-        self.R, self.seed, self.p, self.u, self.w, self.pi, self.eta = R, seed, p, u, w, pi, eta
-        self.geom = reference_geometry(seed, p)
-        d = self.geom.W_mm.shape[0]
-        E = np.random.default_rng(w).standard_normal((d, d))
-        self.Wbar = cone_direction(self.geom, u, E)
-        self.W = R * self.geom.svm.norm * self.Wbar
-
-    @property
-    def data(self):
-        return self.geom.data
-
-    def __repr__(self):
-        extra = "".join(f", {k}={getattr(self, k)!r}" for k in ("pi", "eta") if getattr(self, k) is not None)
-        return f"ConeCase(R={self.R!r}, seed={self.seed}, p={self.p}, u={self.u!r}, w={self.w}{extra})"
-
-
 def _space(R, **extra):
     return Space(build=lambda **v: ConeCase(R, **v), seed=Int(0, 3), p=Choice(P_STANDARD), u=Real(0.0, 1.0),
                  w=Int(0, 2 ** 31), **extra)
-
-
-CONE = {
-    "cone": "C_{p,mu,R}(W_mm) = {||W||_p >= R, D_psi(bar W_mm, bar W) <= mu} with mu = mu(alpha) of claims file 1.7 "
-            "(DERIVED-UNCERTAIN: chosen so that eps_mu <= nu_alpha / 4; equation numbers (4a)/(6)/(8) could not be "
-            "matched)",
-    "alpha": "alpha_i = argmax_t gamma_it (unique max), hence locally optimal (Definition 3)",
-    "data": "Section 4.1 datasets (n = 6, T = 8, d = 10; seeds 0-3), logistic loss, v fixed",
-    "W": "W = R ||W_mm||_p normalize(bar W_mm + r E), E Gaussian, r set so that D_psi(bar W_mm, bar W) = u mu(alpha), "
-         "u in [0, 1] (0: the ray of W_mm, 1: the cone's boundary)",
-}
 
 
 def _undecidable_in_float(case, xp):

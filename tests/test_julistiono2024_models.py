@@ -146,3 +146,59 @@ def test_cone_geometry_on_the_section_4_1_data(data):
         assert g.nu > 0 and g.support.any()
         mu = g.mu_alpha()
         assert 0 < mu and np.isclose(g.eps_mu(mu), g.nu / 4, rtol=1e-9)
+
+
+def test_track_follows_the_update_rule(data):
+    """track: the same iterates as attgd (un-normalized), N^(p-1) = ||grad psi||_q, losses as exact excesses."""
+    rng = np.random.default_rng(5)
+    W0, Wmm = rng.standard_normal((10, 10)), rng.standard_normal((10, 10))
+    for p in (1.5, 2.0, 3.0):
+        tr = md.track(data, W0, Wmm, p, 0.5, 20)
+        Ws = md.attgd(data, W0, p, 0.5, 20)
+        assert np.allclose(tr.N, [md.lp_norm(W, p) for W in Ws], rtol=1e-12)
+        assert np.allclose(tr.Np1, tr.N ** (p - 1), rtol=1e-12)
+        assert np.allclose(tr.D, [md.directional_bregman(Wmm, W, p) for W in Ws], rtol=1e-9, atol=1e-15)
+        ref = np.mean(md.logistic(md.gammas(data).max(axis=1)))
+        assert np.allclose(tr.L + ref, [md.loss(data, W) for W in Ws], rtol=1e-12)
+        longer = tr.extend(data, Wmm, p, 0.5, 10)
+        assert np.allclose(longer.N, md.track(data, W0, Wmm, p, 0.5, 30).N, rtol=1e-13)
+
+
+def test_loss_excess_has_no_cancellation(data):
+    """At a large scale the excess over the selected tokens' loss (far below L's rounding) keeps 12 digits."""
+    a = np.argmax(md.gammas(data), axis=1)
+    W = 1e2 * np.random.default_rng(1).standard_normal((10, 10))
+    with mpmath.workdps(200):
+        xp = MP(200)
+        exact = md.loss(data, W, xp=xp) - xp.sum(md.logistic(md.gammas(data, xp=xp)[np.arange(6), np.argmax(
+            md.scores(data, W), axis=-1)], xp)) / 6
+    anchor = np.argmax(md.scores(data, W), axis=-1)
+    assert float(exact) != 0.0
+    assert abs(md.loss_excess(data, W, anchor) - float(exact)) <= 1e-12 * abs(float(exact))
+
+
+def test_primal_dual_polish_reaches_kkt_for_p_above_2():
+    """p = 4, n = 6, T = 16, d = 16: the dual Newton polish stalls (|U|^(q-1) at U = 0); the primal-dual one does not."""
+    data = synthetic(6, 16, 16, np.random.default_rng(7))
+    alpha = np.argmax(md.gammas(data), axis=1)
+    sol = svm.att_svm(data, alpha, 4.0)
+    assert sol.kkt <= 1e-8 and sol.gap <= 1e-8
+
+
+def test_experiment_agreement_verdicts():
+    """4.1 / 4.2 agreement: the paper's reading agrees; a planted mismatch (or a non-decreasing curve) does not."""
+    from attncheck.experiments import julistiono2024_synthetic as ex
+
+    P = ex.P_VALUES
+    res = {"final": {f"q={q},p={p}": 0.01 if q == p else 0.05 for q in P for p in P},
+           "mean": {f"q={q},p={p}": [1.0, 0.5, 0.2, 0.1, 0.01] for q in P for p in P}}
+    assert ex.agreement_4_1(res)["agreement"] == "agrees"
+    res["final"]["q=2.0,p=3.0"] = 0.001
+    assert ex.agreement_4_1(res)["agreement"] == "partly"
+    for p in P:
+        res["mean"][f"q={p},p={p}"] = [1.0, 0.1, 0.2, 0.3, 0.4]
+    assert ex.agreement_4_1(res)["agreement"] == "disagrees"
+    good = {"D_W": [1.0, 0.5, 0.1, 0.01], "D_v": [1.0, 0.4, 0.1, 0.02], "softmax_selected": [0.99, 0.95]}
+    assert ex.agreement_4_2({str(p): good for p in P})["agreement"] == "agrees"
+    flat = dict(good, softmax_selected=[0.99, 0.5])
+    assert ex.agreement_4_2({"1.75": good, "2.0": flat, "3.0": flat})["agreement"] == "partly"

@@ -79,12 +79,13 @@ def _julistiono2024(profile: str, out: Path, seed: int, progress) -> list[dict]:
              f"{max(r['kkt'] for r in scaling):.1e}; final D per (T, d, p): "
              + ", ".join(f"({r['T']}, {r['d']}, {r['p']}): {r['D_final']:.1e}" for r in scaling)]
     entries.append({"id": "julistiono2024-4.1", "title": title, "description": desc, "figures": [figs[0]],
-                    "notes": notes, "profile": profile, "seed": seed, "data": {"4.1": r41, "svm_scaling": scaling}})
+                    "notes": notes, "profile": profile, "seed": seed, "data": {"4.1": r41, "svm_scaling": scaling},
+                    "verdict": mod.agreement_4_1(r41)})
     title, desc = DESCRIPTIONS["julistiono2024-4.2"]
     notes = [f"p = {p}: alpha = {r['alpha']}, final D(W) = {r['final_D_W']:.2e}, final D(v) = {r['final_D_v']:.2e}, "
              f"softmax of selected = {[round(x, 4) for x in r['softmax_selected']]}" for p, r in r42.items()]
     entries.append({"id": "julistiono2024-4.2", "title": title, "description": desc, "figures": [figs[1]],
-                    "notes": notes, "profile": profile, "seed": seed, "data": r42})
+                    "notes": notes, "profile": profile, "seed": seed, "data": r42, "verdict": mod.agreement_4_2(r42)})
     return entries
 def _goel2026(profile: str, out: Path, seed: int, progress) -> list[dict]:
     """goel2026 Appendix A: Figures 1 and 2, sweeps of n and T."""

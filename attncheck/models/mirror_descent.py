@@ -15,6 +15,8 @@ Matrices are d x d; samples carry a leading axis of length n.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..precision import F64
@@ -171,6 +173,20 @@ def loss(data, W, v=None, xp=F64):
     return xp.sum(logistic(outputs(data, W, v, xp), xp)) / len(data.Y)
 
 
+def loss_excess(data, W, anchor, v=None):
+    """L(W) - (1/n) sum_i ell(gamma_{i, a_i}) for fixed token indices a (float64), without cancellation.
+
+    With delta_i = sum_t s_it (gamma_it - gamma_{i a_i}) (small once the weights concentrate on a_i), each term is
+    ell(u + delta) - ell(u) = log1p(e^-u expm1(-delta) / (1 + e^-u)), u = gamma_{i a_i}; differences of L between
+    iterates are then formed from these small numbers, not from L itself.
+    """
+    s = softmax(scores(data, W))
+    g = gammas(data, v)
+    u = g[np.arange(len(g)), anchor]
+    delta = np.sum(s * (g - u[:, None]), axis=-1)
+    return float(np.mean(np.log1p(np.exp(-u) * np.expm1(-delta) / (1.0 + np.exp(-u)))))
+
+
 def _pair_weights(s, gamma, xp=F64):
     """c_it = sum_tau s_itau (gamma_it - gamma_itau): with it, h^T S'(h) gamma = sum_t s_t c_t h_t."""
     return xp.sum(s[:, None, :] * (gamma[:, :, None] - gamma[:, None, :]), axis=-1)
@@ -284,3 +300,50 @@ def joint_gd(data, W0, v0, p, eta, steps, normalized=True, every=1):
             Ws.append(W.copy())
             vs.append(v.copy())
     return np.stack(Ws), np.stack(vs)
+
+
+class Track(NamedTuple):
+    """Per-iterate quantities of an ell_p-AttGD run (index k = 0..steps), Lemmas 27-30 (claims file Section 2).
+
+    N: ||W(k)||_p; Np1: ||grad psi(W(k))||_q = N^(p-1) (Section 1.3); D: bar D_k = D_psi(bar W_mm, bar W(k));
+    L: L(W(k)) - L_ref (loss_excess with the tokens selected at W(0); differences only); pi: pi_emp(W(k)) = <grad L, bar W(k)> / <grad L, bar W_mm> - 1 (Lemma 21's ratio).
+    """
+
+    N: np.ndarray
+    Np1: np.ndarray
+    D: np.ndarray
+    L: np.ndarray
+    pi: np.ndarray
+    theta_last: np.ndarray  # grad psi of the last iterate, from which a run is continued
+
+    def extend(self, data, W_mm, p, eta, steps) -> "Track":
+        """The same run continued by ``steps`` more steps (the first ``len(self)`` entries unchanged)."""
+        more = track(data, None, W_mm, p, eta, steps, theta0=self.theta_last)
+        joined = (np.concatenate([a, b[1:]]) for a, b in zip(self[:5], more[:5]))
+        return Track(*joined, more.theta_last)
+
+
+def track(data, W0, W_mm, p, eta, steps, theta0=None, anchor=None) -> Track:
+    """Un-normalized ell_p-AttGD from W0 (float64) with the quantities of :class:`Track` at every iterate.
+
+    The state is the dual point theta(k) = grad psi(W(k)) (the update rule acts there: theta(k+1) = theta(k) -
+    eta grad L(W(k))) and W(k) = (grad psi)^(-1)(theta(k)); a step below theta's rounding leaves W(k) unchanged
+    exactly, instead of moving it by the round trip through the mirror map. theta0 (instead of W0): start there.
+    anchor: the tokens of L_ref (default alpha_i = argmax_t gamma_it, the cone lemmas' selection).
+    """
+    q, Wbar_mm = float(dual_exponent(p)), normalize(W_mm, p)
+    theta = mirror_map(np.array(W0, dtype=float), p) if theta0 is None else theta0
+    anchor = np.argmax(gammas(data), axis=1) if anchor is None else anchor
+    rows = []
+    for k in range(steps + 1):
+        W = inverse_mirror_map(theta, p)
+        G = grad(data, W)
+        N = float(lp_norm(W, p))
+        inner_mm = np.sum(G * Wbar_mm)
+        # G = 0 (underflow): Lemma 21's inequality reads 0 >= 0 and holds with pi = 0
+        pi = float(np.sum(G * W) / N / inner_mm) - 1.0 if inner_mm != 0 else 0.0
+        rows.append((N, float(lp_norm(theta, q)), float(bregman(Wbar_mm, W / N, p)),
+                     loss_excess(data, W, anchor), pi))
+        if k < steps:
+            theta = theta - eta * G
+    return Track(*map(np.array, zip(*rows)), theta)
