@@ -91,6 +91,21 @@ class OwnSpace:
 
 
 @dataclass(frozen=True)
+class Cases:
+    """Several boxes, one per structural case of a claim whose evaluator changes form across an integer
+    condition (a class present only when its multiplicity is > 0): ``parts`` = ((label, Parameters), ...).
+    Certified when every case is; refuted when one is."""
+
+    parts: tuple
+    profiles: tuple = ("deep",)
+    relaxed: str = ""
+
+    @property
+    def box(self) -> dict:
+        return {label: {k: list(v) for k, v in p.box.items()} for label, p in self.parts}
+
+
+@dataclass(frozen=True)
 class Ineligible:
     """Why a deterministic claim is not certified over a box of real parameters."""
 
@@ -216,6 +231,24 @@ def run(evaluate, params: Parameters) -> Outcome:
     except (TypeError, AttributeError, ValueError) as e:  # the evaluator does not run on balls: say so
         return Outcome("error", 0, 0, time.perf_counter() - start, 0.0, route=route,
                        detail=f"{type(e).__name__}: {e}")
+
+
+def run_cases(evaluate, cases: Cases) -> Outcome:
+    """:func:`run` on every case; the first refutation (or error) stands for the claim."""
+    outs = []
+    for label, params in cases.parts:
+        out = run(evaluate, params)
+        outs.append((label, out))
+        if out.status in ("refuted", "error", "not eligible"):
+            break
+    worst = next((o for _, o in outs if o.status in ("refuted", "error", "not eligible")), None)
+    status = worst.status if worst else "certified" if all(o.status == "certified" for _, o in outs) \
+        else "incomplete"
+    share = sum(o.certified_fraction for _, o in outs) / len(cases.parts)
+    detail = "; ".join(f"{label}: {o.status} ({o.boxes} boxes, {o.certified_fraction:.3g})" for label, o in outs)
+    return Outcome(status, sum(o.boxes for _, o in outs), max(o.depth for _, o in outs),
+                   sum(o.seconds for _, o in outs), share, worst.counterexample if worst else None,
+                   outs[0][1].route, worst.reason if worst else "", detail)
 
 
 def _midpoint(box: dict, params: Parameters) -> dict | None:

@@ -51,11 +51,17 @@ class Ball:
     # arithmetic -------------------------------------------------------------------------
     def __add__(self, o): return _lift(o, lambda b: Ball(self.x + b))
     def __radd__(self, o): return _lift(o, lambda b: Ball(b + self.x))
-    def __sub__(self, o): return _lift(o, lambda b: Ball(self.x - b))
+    def __sub__(self, o):
+        if isinstance(o, Ball) and o.x is self.x:  # one quantity minus itself (e.g. S - max S at the max): 0
+            return Ball(arb(0))
+        return _lift(o, lambda b: Ball(self.x - b))
     def __rsub__(self, o): return _lift(o, lambda b: Ball(b - self.x))
     def __mul__(self, o): return _lift(o, lambda b: Ball(self.x * b))
     def __rmul__(self, o): return _lift(o, lambda b: Ball(b * self.x))
-    def __truediv__(self, o): return _lift(o, lambda b: Ball(self.x / b))
+    def __truediv__(self, o):
+        if isinstance(o, Ball) and o.x is self.x and not o.x.contains(0):  # one nonzero quantity over itself
+            return Ball(arb(1))
+        return _lift(o, lambda b: Ball(self.x / b))
     def __rtruediv__(self, o): return _lift(o, lambda b: Ball(b / self.x))
     def __neg__(self): return Ball(-self.x)
     def __pos__(self): return self

@@ -25,7 +25,7 @@ from attncheck import F64, Erratum, Slack, claim, close, ge, le, lt
 from attncheck.models import attention as dense
 from attncheck.models.class_attention.section_e import c_exp, log_f_exp, log_u_exp
 from attncheck.models.random_signs import rademacher_group_sums
-from deng2023_certification import GROUPED, INDEX_COUNTS, MANY_ENTRIES, THRESHOLD
+from deng2023_certification import INDEX_COUNTS, MANY_ENTRIES, SECTION_E_CLASSES, THRESHOLD
 from attncheck.strategies.attention import (FIRST, OWN, REST, a_values, attention_inputs, scaled_case,
                                             self_attention_case)
 
@@ -280,7 +280,7 @@ def _section_e_claim(cid, statement, source, check, *, kind="inequality", X="ide
            domain=lambda N: self_attention_case(a, "sum_of_squares", X, n_max=N, k_min=k_min),
            interpretation=dict({"setting": SECTION_E, "QK^T": x_note, "sizes": SIZES_NOTE, "exponents": EXPONENTS,
                                 "log": LOG}, **(extra or {})),
-           certify=INDEX_COUNTS if "counts" in (extra or {}) else GROUPED)
+           certify=INDEX_COUNTS if "counts" in (extra or {}) else SECTION_E_CLASSES)
     def section_e(case, xp):
         return check(case, case.classes(), xp)
 

@@ -31,7 +31,7 @@ from attncheck.engine.series import grid
 from attncheck.precision import both
 from attncheck.strategies import m_smallest
 from attncheck.strategies import self_attention as sas
-from deng2023_certification import DENSE, GROUPED
+from deng2023_certification import DENSE, TOLERANCE, grouped
 
 # ---- readings ------------------------------------------------------------------------------
 
@@ -116,12 +116,12 @@ class Sym:
     """A case's symbols n, log n, sqrt(log n), t, a, b, c as backend values; n^e via npow."""
 
     def __init__(self, case, xp):
-        p = case.params
+        p, g = case.params, case.grouped
         self.xp = xp
-        self.n = xp.asarray(float(p.n))
+        self.n = g.n_value(xp)
         self.L = xp.log(self.n)
         self.s = xp.sqrt(self.L)
-        self.t = xp.asarray(float(p.n // p.k))
+        self.t = g.t_value(xp)
         self.a = xp.asarray(case.symbol_a)
         self.b, self.c = xp.asarray(p.b), xp.asarray(p.c)
 
@@ -245,7 +245,8 @@ def _exact_claim(cid, quantity, conditions, statement, *, label, X, reading, a0_
 
     @claim(cid, kind="identity" if conditions[0][2] == "==" else "inequality", source=_source(cid),
            statement=statement, domain=lambda n: sas.case(n, label, sas.any_width(min_k), a, a0_symbol=a0_symbol),
-           path=EXACT, erratum=erratum, interpretation=reading, certify=GROUPED)
+           path=EXACT, erratum=erratum, interpretation=reading,
+           certify=TOLERANCE if conditions[0][2] == "==" else grouped(label, min_k, a0_symbol))
     def entries(case, xp):
         g, v = case.grouped, Sym(case, xp)
         table = quantity(g, X, xp)

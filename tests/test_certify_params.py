@@ -111,3 +111,22 @@ def test_a_relaxed_integer_is_refuted_only_at_an_integer():
     assert rec["verdict"] == "CERTIFIED" and cert["status"] == "certified"
     c = PLANTED_CERTIFY.get("planted/certify-own/own-space")
     assert c.certify.integers == ("n",)
+
+
+def test_cases_are_certified_only_when_every_structure_is():
+    from attncheck import ge
+
+    def evaluate(case, xp):
+        x = xp.asarray(case["x"])
+        return ge(x * x + case["shift"], 0.0, xp)
+
+    def part(shift, lo=-1.0, hi=1.0):
+        return certify_params.Parameters({"x": (lo, hi)}, case=lambda v, s=shift: dict(v, shift=s), max_boxes=400)
+
+    ok = certify_params.Cases((("shift 0.5", part(0.5)), ("shift 1", part(1.0))))
+    out = certify_params.run_cases(evaluate, ok)
+    assert out.status == "certified" and out.certified_fraction == 1.0 and "shift 1: certified" in out.detail
+    bad = certify_params.Cases((("shift 1", part(1.0)), ("shift -0.01", part(-0.01))))
+    out = certify_params.run_cases(evaluate, bad)
+    assert out.status == "refuted" and abs(out.counterexample["point"]["x"]) < 0.1
+    assert "shift 1: certified" in out.detail and "shift -0.01: refuted" in out.detail

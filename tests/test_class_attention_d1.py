@@ -223,3 +223,27 @@ def test_pair_cases_share_the_network(case):
     p0, p1 = case.d0, case.d1
     assert (p0.n, p0.d, p0.b, p0.c) == (p1.n, p1.d, p1.b, p1.c) and (p0.label, p1.label) == (0, 1)
     assert 0 < p0.a < 0.1 <= 0.7 <= p1.a and case.m == math.ceil(10 * math.log(p0.n / case.delta))
+
+
+@pytest.mark.parametrize("n, d", [(2, 3), (6, 3), (2, 4), (10, 4), (5, 7), (24, 6), (1000, 12)])
+def test_relaxed_counts_as_thin_balls_enclose_the_grouped_values(n, d):
+    """Definition D.1 with k = d - 2 and t = n/(d-2) as arb balls (one class structure each): at the
+    integer point the relaxed evaluator encloses the integer one's mpmath values, every quantity."""
+    from flint import arb
+    from attncheck.interval import ARB, Ball
+
+    p = SelfAttentionParams(n, d, 0.9, 0.25, 0.75, 0, 1)
+    g, k, t = sa.Grouped(p), d - 2, n // (d - 2)
+    xp = ARB(128)
+    with xp.context():
+        sym = sa.Symbols(Ball(0.9), Ball(0.25), Ball(0.75), 1)
+        r = sa.Relaxed(sym, k_value=Ball(arb(k)), t_real=Ball(arb(t)), same=t >= 2, k_class=min(k, 3))
+        assert list(r.keys) == list(g.keys) and list(r.queries) == list(g.queries) and list(r.groups) == list(g.groups)
+        for name in ("log_u_exp", "log_f_exp", "f_exp", "c_exp", "f_lin", "c_lin", "alpha_lin"):
+            for X in ("ones", "identity"):
+                balls = np.ravel(getattr(sa, name)(r, X, xp))
+                with mpmath.workdps(40):
+                    exact = np.ravel(getattr(sa, name)(g, X, MP(40)))
+                    for b, v in zip(balls, exact):
+                        assert b.x.rad() < 1e-20 * (1 + abs(float(v)))
+                        assert b.x.overlaps(arb(mpmath.nstr(v, 35), 1e-30 * (1 + abs(v)))), (name, X, b, v)

@@ -225,11 +225,12 @@ def _decide(claim: Claim, seen: list[Point], profile: str | None) -> tuple[Verdi
         if claim.certify.detail:
             ev["certification"]["detail"] = claim.certify.detail
         return verdict, ev
-    if isinstance(claim.certify, certify_params.Parameters):
+    if isinstance(claim.certify, (certify_params.Parameters, certify_params.Cases)):
         if profile is not None and profile not in claim.certify.profiles:
             ev["certification"] = {"status": "not run", "reason": f"runs in profile(s) {', '.join(claim.certify.profiles)}"}
             return verdict, ev
-        out = certify_params.run(claim.evaluate, claim.certify)
+        run = certify_params.run if isinstance(claim.certify, certify_params.Parameters) else certify_params.run_cases
+        out = run(claim.evaluate, claim.certify)
         ev["certification"] = out.evidence(claim.certify)
     else:
         out = certify.run(claim.certify)

@@ -32,8 +32,10 @@ X_CHOICES = ("ones", "identity")
 
 
 def counts_of(xp, counts):
-    """Integer counts or widths as backend values."""
-    return xp.asarray(np.asarray(counts, dtype=float))
+    """Integer counts or widths as backend values (an object array, e.g. of counts relaxed to
+    reals as arb balls, is passed through)."""
+    counts = np.asarray(counts)
+    return xp.asarray(counts if counts.dtype == object else counts.astype(float))
 
 
 def scores(queries, keys, X, widths, xp):

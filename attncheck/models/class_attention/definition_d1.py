@@ -83,20 +83,24 @@ class Grouped:
         widths = np.array([1, 1, 1 if k >= 2 else 0, max(k - 2, 0), 1], dtype=np.int64)
         return keys, queries, widths
 
+    def _present(self):
+        """Which key cells, query classes and column groups have a nonzero multiplicity."""
+        return tuple(counts > 0 for counts in self._all_counts())
+
     @property
     def keys(self) -> np.ndarray:
         """Indices into KEYS of the key cells present."""
-        return np.flatnonzero(self._all_counts()[0] > 0)
+        return np.flatnonzero(self._present()[0])
 
     @property
     def queries(self) -> np.ndarray:
         """Indices into QUERIES of the query classes present."""
-        return np.flatnonzero(self._all_counts()[1] > 0)
+        return np.flatnonzero(self._present()[1])
 
     @property
     def groups(self) -> np.ndarray:
         """Indices into GROUPS of the column groups present."""
-        return np.flatnonzero(self._all_counts()[2] > 0)
+        return np.flatnonzero(self._present()[2])
 
     @property
     def key_counts(self) -> np.ndarray:
@@ -146,9 +150,17 @@ class Grouped:
 
     # ---- Definition D.1 rows ---------------------------------------------------------------
 
+    def n_value(self, xp=F64):
+        """n as a backend value."""
+        return xp.asarray(float(self.n))
+
+    def t_value(self, xp=F64):
+        """t = n / (d - 2) as a backend value."""
+        return xp.asarray(float(self.t))
+
     def scale(self, xp=F64):
         """sqrt(log n)."""
-        return xp.sqrt(xp.log(xp.asarray(float(self.n))))
+        return xp.sqrt(xp.log(self.n_value(xp)))
 
     def rows(self, xp=F64):
         """Representative rows of the key cells on the column groups; (cells, groups)."""
@@ -160,6 +172,63 @@ class Grouped:
                 [zero, zero, b, zero, c], [zero, zero, zero, b, c]]
         table = np.array([[full[i][j] for j in self.groups] for i in self.keys], dtype=object)
         return xp.asarray(table)
+
+
+@dataclass(frozen=True)
+class Symbols:
+    """The real parameters of a relaxed dataset: a, b, c (label as in Definition D.1)."""
+
+    a: object
+    b: object
+    c: object
+    label: int
+    j3: int = 0
+
+
+@dataclass(frozen=True)
+class Relaxed(Grouped):
+    """A Definition D.1 dataset with k = d - 2 and t = n/(d-2) relaxed to reals (e.g. arb balls, for
+    certification over a box): the counts 1, t - 1, t, (k-2) t and the widths are values, n = k t.
+
+    The class structure is not relaxed: ``same`` (t >= 2: the cell and class of j3's residue's other
+    rows are present) and ``k_class`` (1, 2 or 3 meaning k >= 3: the ``own`` and ``rest`` cells and
+    groups) are fixed, and the values of k, t must lie in that structure's range.
+    """
+
+    k_value: object = None
+    t_real: object = None
+    same: bool = True
+    k_class: int = 3
+
+    @property
+    def n(self):
+        return self.k_value * self.t_real
+
+    @property
+    def k(self):
+        return self.k_value
+
+    @property
+    def t(self):
+        return self.t_real
+
+    def _all_counts(self):
+        k, t = self.k_value, self.t_real
+        keys = np.array([1, t - 1, t, (k - 2) * t], dtype=object)
+        queries = np.array([1, t - 1, k * t - t], dtype=object)
+        widths = np.array([1, 1, 1, k - 2, 1], dtype=object)
+        return keys, queries, widths
+
+    def _present(self):
+        own, rest = self.k_class >= 2, self.k_class >= 3
+        return (np.array([True, self.same, own, rest]), np.array([True, self.same, own]),
+                np.array([True, True, own, rest, True]))
+
+    def n_value(self, xp=F64):
+        return xp.asarray(self.n)
+
+    def t_value(self, xp=F64):
+        return xp.asarray(self.t_real)
 
 
 def _query_rows(g: Grouped, R):
