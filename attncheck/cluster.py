@@ -146,7 +146,7 @@ def run_experiments(client, profile: str, out_dir, seed: int = 0, runners=None, 
             (out / rel).parent.mkdir(parents=True, exist_ok=True)
             (out / rel).write_bytes(data)
         entries += got
-        progress(f"  experiments {getattr(runner, '__name__', runner)}: {len(got)} entries")
+        progress(f"  experiments {runner.__module__.rsplit('.', 1)[-1]}: {len(got)} entries")
     path = out / "experiments.json"
     path.write_text(json.dumps({"experiments": entries}, indent=1) + "\n")
     return path

@@ -7,7 +7,7 @@ from attncheck.experiments import DESCRIPTIONS, RUNNERS, goel2026_training
 
 
 def test_goel2026_runner_is_registered():
-    assert "goel2026-a" in DESCRIPTIONS and any(r.__name__ == "_goel2026" for r in RUNNERS)
+    assert "goel2026-a" in DESCRIPTIONS and goel2026_training.entries in RUNNERS
 
 
 def test_quick_run_writes_figures_and_rates(tmp_path, monkeypatch):
