@@ -32,12 +32,18 @@ def fail(message: str, status: int = USAGE):
     raise SystemExit(status)
 
 
-def load(paths: list[str] | None) -> None:
-    """Import claim files (a .py file or every .py file of a folder) into the registry."""
+def _targets(paths: list[str] | None) -> list[Path]:
+    """The claim files or folders named (default: ./properties); a missing one is an input error."""
     targets = [Path(p) for p in paths] if paths else [default_properties()]
     for target in targets:
         if not target.exists():
             fail(f"no such claims file or folder: {target}")
+    return targets
+
+
+def load(paths: list[str] | None) -> None:
+    """Import claim files (a .py file or every .py file of a folder) into the registry."""
+    for target in _targets(paths):
         LOOKED_IN.append(target)
         files = sorted(target.glob("*.py")) if target.is_dir() else [target]
         for f in files:
@@ -119,6 +125,7 @@ def _pytest_cmd(profile: str, out: str, workers: str, claims: list[str] | None, 
 
 def cmd_report(args) -> int:
     t0 = time.perf_counter()
+    _targets(args.claims)  # a missing claims file fails before a cluster starts
     client = _dask_client(args.scheduler) if args.scheduler else None  # fails here, before any work
     try:
         stage = staging.Staging(args.out, replace=args.replace)

@@ -79,6 +79,13 @@ def test_unreachable_scheduler_fails_before_any_work(tmp_path):
     assert "no claim was run" in res.stderr and not list(tmp_path.iterdir())
 
 
+def test_a_missing_claims_file_fails_before_a_cluster_starts(tmp_path):
+    res = _report(tmp_path / "rep", "--claims", str(tmp_path / "nosuch.py"), "--scheduler", "local:2")
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert "no such claims file or folder" in res.stderr
+    assert "running on Dask" not in res.stdout and not (tmp_path / "rep").exists()
+
+
 def test_a_worker_killed_mid_claim_loses_and_doubles_nothing(tmp_path):
     kill = tmp_path / "kill"
     kill.mkdir()
