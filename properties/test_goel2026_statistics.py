@@ -49,11 +49,11 @@ def _init_distance(case, R):
     "goel2026/lemma-3/rate", kind="asymptotic", carry_worst=True, source=f"{PAPER}, Lemma 3 (rate DERIVED in the claims file)",
     statement=r"\operatorname{dist}_\Sigma(\theta_0,\mathcal M)=O_p(n^{-1/2})",
     space=_with_n, path={"quick": [10**2, 10**4, 10**6, 10**8], "deep": [10**2, 10**3, 10**4, 10**5, 10**6, 10**7, 10**8, 10**9, 10**10]},
-    sample=_init_draws, probability=0.9, cost="normal",
+    sample=_init_draws, probability=0.9, cost="normal", draws=4000,
     interpretation={
         "provenance": "RECONSTRUCTED lemma; the n^{-1/2} rate DERIVED (claims file Lemma 3)",
         "inputs": PROBLEMS + "; n from 100 to 10^8 (deep 10^10), datasets drawn through (Sigma_hat, M_hat) exactly",
-        "O_p": "implied constant = 0.9-quantile of sqrt(n) dist_Sigma(theta_0, M) over datasets, along n",
+        "O_p": "implied constant = 0.9-quantile of sqrt(n) dist_Sigma(theta_0, M) over 4000 datasets, along n",
     },
 )
 def lemma_3_rate(case, R, xp):
@@ -178,10 +178,12 @@ def _sq_mean(v):
 
 GRAD_PATH = {"quick": [16, 128, 1024, 8192, 65536],
              "deep": [16, 64, 256, 1024, 4096, 16384, 65536, 2**18, 2**20, 2**22, 2**24]}
-REG_ESTIMATE = ("per dataset grad R_hat - grad R less its term linear in Sigma_hat - Sigma (mean 0; the derivative of the "
+REG_DRAWS = 4000
+REG_ESTIMATE = (f"per dataset grad R_hat - grad R less its term linear in Sigma_hat - Sigma (mean 0; the derivative of the "
                 "polynomial grad R(Sigma), attncheck.models.finite_n_bias.regularizer_bias_draws): the quadratic and "
                 "cubic terms, O(1/n) per draw, so the relative error stays O(N^{-1/2}) at every n (the plain "
-                "difference spreads O(n^{-1/2})); unbiased squared norm of the mean, carried by every draw")
+                "difference spreads O(n^{-1/2})); unbiased squared norm of the mean over " f"{REG_DRAWS} draws, carried by "
+                "every draw")
 TUBE = ("theta = theta_R + H in the tube: H normal to the manifold, ||H||_Sigma = r rho, r in [0, 1] "
         "(rho' of Lemma 7 read as rho)")
 
@@ -189,7 +191,7 @@ TUBE = ("theta = theta_R + H in the tube: H normal to the manifold, ||H||_Sigma 
 @claim(
     "goel2026/theorem-5/main", kind="asymptotic", carry_worst=True, source=f"{PAPER}, Theorem 5",
     statement=r"\|\mathbb E\nabla\hat R(\theta)-\nabla R(\theta)\|_F^2=O(1/n)",
-    space=_tube_n, path=GRAD_PATH, sample=_wishart, probability=0.5, cost="normal",
+    space=_tube_n, path=GRAD_PATH, sample=_wishart, probability=0.5, cost="normal", draws=REG_DRAWS,
     interpretation={
         "provenance": "RECONSTRUCTED (claims file Theorem 5), expectation over the training covariates",
         "inputs": PROBLEMS + "; " + TUBE + "; Sigma_hat ~ Wishart(Sigma, n)/n",
@@ -204,7 +206,7 @@ def theorem_5_main(case, S_hat, xp):
 @claim(
     "goel2026/theorem-5/norm-rate", kind="asymptotic", carry_worst=True, source=f"{PAPER}, Theorem 5 (claims file Section 3.3)",
     statement=r"\|\mathbb E\nabla\hat R(\theta)-\nabla R(\theta)\|_F=O(1/n)\ (\text{squared: }O(1/n^2))",
-    space=_tube_n, path=GRAD_PATH, sample=_wishart, probability=0.5, cost="normal",
+    space=_tube_n, path=GRAD_PATH, sample=_wishart, probability=0.5, cost="normal", draws=REG_DRAWS,
     interpretation={
         "provenance": "DERIVED (claims file Section 3.3: linear terms in Sigma_hat - Sigma have mean 0, so the "
                       "bias is O(1/n) in norm); stronger than the stated squared O(1/n)",
