@@ -105,6 +105,7 @@ class Claim:
     draws: int | None = None  # Monte Carlo draws per case at most (random kinds whose one draw is a whole model)
     refutable: bool = True  # False: the evaluator is a one-sided witness; a failure is INCONCLUSIVE, never REFUTED
     across: str | None = None  # asymptotic: a second path coordinate x (dict points); n-trend per x, e^{Cx} rate fitted
+    carry_worst: bool = False  # asymptotic: every point's worst case is re-evaluated at every other point
 
     def mc_sizes(self, first: int, budget: int) -> tuple[int, int]:
         """(first look, budget) of Monte Carlo draws per case, capped by ``draws``."""
@@ -184,6 +185,8 @@ def _validate(c: Claim) -> None:
         raise ValueError(f"claim {c.id}: interval certification applies to identity/inequality claims only")
     if c.kind is Kind.ASYMPTOTIC and c.path is None:
         raise ValueError(f"claim {c.id}: asymptotic claims need a scaling path")
+    if c.carry_worst and (c.kind is not Kind.ASYMPTOTIC or c.space is None):
+        raise ValueError(f"claim {c.id}: carry_worst needs an asymptotic claim with a declared space")
     if c.path is not None:
         for prof, pts in c.path.items():
             if c.kind is Kind.ASYMPTOTIC and len(pts) < 3:
@@ -265,6 +268,7 @@ def claim(
     draws: int | None = None,
     refutable: bool = True,
     across: str | None = None,
+    carry_worst: bool = False,
     registry: Registry | None = None,
 ):
     """Decorator turning an evaluator into a registered :class:`Claim`.
@@ -278,6 +282,9 @@ def claim(
     sup checked against an Omega claim): a failure then gives INCONCLUSIVE, never REFUTED.
     ``across="L"`` (asymptotic, dict path points with "n" and "L"): a bound such as O(e^{CL}/sqrt n)
     with C unspecified; the n-trend is judged at each L, and the rate C of the growth across L is fitted.
+    ``carry_worst=True`` (asymptotic, declared space): after the path is searched, every point's worst case
+    is re-evaluated at every other point, so that the implied constant's trend follows one common set of
+    cases (independent searches per point find different worst cases, whose spread can swamp the fit).
     """
 
     def wrap(evaluate: Callable) -> Claim:
@@ -287,7 +294,7 @@ def claim(
             domain=domain, sample=sample, probability=probability, relation=relation,
             path=path, interpretation=dict(interpretation or {}), margin=margin, erratum=erratum,
             eventually=eventually, certify=cert, space=space, cost=Cost(cost), draws=draws,
-            refutable=refutable, across=across,
+            refutable=refutable, across=across, carry_worst=carry_worst,
         )
         _validate(c)
         return (REGISTRY if registry is None else registry).add(c)

@@ -80,15 +80,22 @@ def _lifted(case, xp):
                      "dimension (exact to rounding for tilts ||L^T B^T x|| up to 10, measured; here at most 6.6), "
                      "outer E_x with 4 (exact for the quadratic the inner ratio leaves); the noise enters as "
                      "E||eps||^2 = k sigma^2 and a cross term that vanishes by independence",
-        "check": "relative 1e-9",
+        "check": "relative 1e-9 of the larger of the value and the terms its residual is a difference of "
+                 "(E||Mx||^2/2 + E||A mu(x)||^2/2 + L*): at A Sigma B^T = M the value is ~1e-22 of those terms and "
+                 "float64 rounding (measured 6.7399e-22 vs 6.7393e-22, the deep search's case) is not a discrepancy",
     },
 )
 def theorem_1_part_1(case, xp):
     p = case.problem
     x, w = gq.grid(p.Sigma, 4)
-    resid = x @ p.M.T - gq.tilted_mean(x @ case.B, p.Sigma, 100) @ case.A.T
+    pred = gq.tilted_mean(x @ case.B, p.Sigma, 100) @ case.A.T
+    resid = x @ p.M.T - pred
     ratio_form = 0.5 * w @ np.sum(resid ** 2, axis=1) + sr.optimal_loss(p)
-    return close(xp.asarray(ratio_form), xp.asarray(sr.population_loss(case.A, case.B, p)), 1e-9, xp=xp)
+    # the residual is a difference of M x and A mu(x): float64 knows it only to ~1e-16 of those terms, so
+    # near A Sigma B^T = M (L - L* ~ 1e-22 found by the deep search) the tolerance is relative to them
+    terms = 0.5 * w @ (np.sum((x @ p.M.T) ** 2, axis=1) + np.sum(pred ** 2, axis=1)) + sr.optimal_loss(p)
+    return close(xp.asarray(ratio_form), xp.asarray(sr.population_loss(case.A, case.B, p)), 1e-9,
+                 atol=1e-9 * terms, xp=xp)
 
 
 def _tilt_case(**v):

@@ -115,3 +115,60 @@ def test_algorithm1_converges_and_balances_where_sgd_drifts(problem):
     sgd = pgd.train(problem, x, y, A, B, eta=eta, steps=300, method="sgd", batch=64, rng=np.random.default_rng(0))
     assert ours["excess"][-1] < 0.05 * ours["excess"][0]
     assert ours["distance"][-1] < 0.5 * sgd["distance"][-1]  # the regularizer balances the factors
+
+
+def _plain_and_stein(problem, n, N, seed):
+    """Per-draw plain row differences (row term minus its population counterpart) and the Stein forms."""
+    from attncheck.models import finite_n_bias as fb
+    rng = np.random.default_rng(seed)
+    A, B = 0.6 * rng.standard_normal((problem.k, problem.d)), 0.15 * rng.standard_normal((problem.d, problem.d))
+    x = rng.standard_normal((N, n, problem.d)) @ np.linalg.cholesky(problem.Sigma).T
+    eps = problem.sigma * rng.standard_normal((N, problem.k))
+    y1 = x[:, 0] @ problem.M.T + eps
+    gA, gB = sr.row_gradients(A, B, x[:, :1], y1[:, None], x)
+    pA, pB = sr.population_gradients(A, B, problem)
+    plain = np.concatenate([(-gA[:, 0] - pA).reshape(N, -1), (-gB[:, 0] - pB).reshape(N, -1)], axis=1)
+    mu, m = sr.attend(x[:, :1], x, B)[1][:, 0], x[:, 0] @ B @ problem.Sigma
+    gap = 0.5 * (np.sum((y1 - mu @ A.T) ** 2, axis=1) - np.sum((y1 - m @ A.T) ** 2, axis=1))
+    return (plain, fb.gradient_bias_draws(A, B, problem, x[:, 0], x[:, 1:]),
+            gap, fb.loss_gap_draws(A, B, problem, x[:, 0], x[:, 1:]))
+
+
+def _z(diff):
+    return np.abs(diff.mean(axis=0)) / (diff.std(axis=0) / np.sqrt(len(diff)))
+
+
+def test_stein_forms_have_the_plain_means(problem):
+    """E grad L_n - grad L and E L_n - L: the Stein forms (finite_n_bias) against the plain row differences,
+    on the same draws: every coordinate of the mean difference within 5 standard errors of 0."""
+    plain, stein, gap, gap_stein = _plain_and_stein(problem, 6, 100_000, 11)
+    assert np.all(_z(stein - plain) < 5) and _z((gap_stein - gap)[:, None])[0] < 5
+    assert np.linalg.norm(stein.mean(axis=0)) > 10 * np.linalg.norm(stein.std(axis=0)) / np.sqrt(len(stein))
+
+
+def test_stein_forms_shrink_the_spread_at_large_n(problem):
+    """At n = 512 the plain row differences spread O(n^{-1/2}), the Stein forms O(1/n)."""
+    plain, stein, gap, gap_stein = _plain_and_stein(problem, 512, 2000, 12)
+    assert np.sum(stein.var(axis=0)) < 0.05 * np.sum(plain.var(axis=0))
+    assert gap_stein.var() < 0.05 * gap.var()
+
+
+def test_regularizer_bias_draws_drop_a_mean_zero_linear_term(problem):
+    from attncheck.models import finite_n_bias as fb
+    rng = np.random.default_rng(13)
+    A, B = _theta(rng, problem.k, problem.d)
+    n, N = 50, 200_000
+    S_hat = gr.wishart_mean(problem.Sigma, n, rng, N)
+    cv = fb.regularizer_bias_draws(A, B, problem.Sigma, S_hat)
+    gA, gB = sr.regularizer_gradients(A, B, S_hat)
+    rA, rB = sr.regularizer_gradients(A, B, problem.Sigma)
+    plain = np.concatenate([(gA - rA).reshape(N, -1), (gB - rB).reshape(N, -1)], axis=1)
+    assert np.all(_z(cv - plain) < 5)
+    assert np.sum(cv.var(axis=0)) < 0.2 * np.sum(plain.var(axis=0))
+    # the dropped term is exactly linear: it doubles when Sigma_hat - Sigma doubles
+    S2 = problem.Sigma + 2 * (S_hat[:3] - problem.Sigma)
+    lin = plain[:3] - cv[:3]
+    gA2, gB2 = sr.regularizer_gradients(A, B, S2)
+    plain2 = np.concatenate([(gA2 - rA).reshape(3, -1), (gB2 - rB).reshape(3, -1)], axis=1)
+    np.testing.assert_allclose(plain2 - fb.regularizer_bias_draws(A, B, problem.Sigma, S2), 2 * lin, rtol=1e-9,
+                               atol=1e-12)

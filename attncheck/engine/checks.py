@@ -73,7 +73,7 @@ class Point:
 
     def count(self, stage: str) -> None:
         self.cases += 1
-        self.stages[stage] += 1
+        self.stages[stage] = self.stages.get(stage, 0) + 1
 
     def offer(self, score: float, values: dict | None, keep: int) -> None:
         """Remember ``values`` if it is among the ``keep`` tightest cases (optimizer starts)."""

@@ -11,7 +11,7 @@ from ..claims import Claim, Kind, Verdict
 from ..precision import Escalation, NonFinite
 from ..profiles import Profile, get_profile
 from .checks import AsymptoticCheck, DeterministicCheck, ProbabilisticCheck, short
-from .search import EvaluationFailed, corner_values, search_point, space_of
+from .search import EvaluationFailed, carry_worst, corner_values, search_point, space_of
 from .verdict import decide
 
 _CHECKS = {Kind.IDENTITY: DeterministicCheck, Kind.INEQUALITY: DeterministicCheck,
@@ -48,13 +48,15 @@ def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_
     alpha_claim = alpha_test = None
     if claim.kind is Kind.PROBABILISTIC:
         alpha_claim, alpha_test = alpha_per_test(claim, prof, n_random_claims)
-    seen = []
+    seen, checks = [], []
     try:
         for point in claim.points(prof.name):
-            check = _CHECKS[claim.kind](claim, prof, budget, seed, point, esc, alpha_test)
-            seen.append(search_point(check, point))
+            checks.append(_CHECKS[claim.kind](claim, prof, budget, seed, point, esc, alpha_test))
+            seen.append(search_point(checks[-1], point))
             if progress:
                 progress(claim, seen[-1])
+        if claim.carry_worst:
+            carry_worst(checks, seen)
         verdict, evidence = decide(claim, seen, prof.name)
     except EvaluationFailed as e:
         verdict, evidence = Verdict.ERROR, failed_evaluation(e)

@@ -180,3 +180,23 @@ def search_point(check: Check, point) -> Point:
         pt.refuted = True
         pt.counterexample = v.info
     return pt
+
+
+def carry_worst(checks: list[Check], points: list[Point]) -> None:
+    """Every point's worst case (its parameter values) re-evaluated at every other point, as stage
+    "carried": each point's implied constant is then the maximum over its own search and one common set
+    of cases, so that the trend along the path is not the spread between independent searches. Values
+    outside a point's Space are skipped."""
+    worst = []
+    for pt in points:
+        for values in pt.tightest()[:1]:
+            if values not in worst:
+                worst.append(values)
+    for check, pt in zip(checks, points):
+        space = space_of(check.claim, pt.point)
+        own = pt.tightest()[:1]
+        for values in worst:
+            inside = values.keys() == space.params.keys() and all(
+                p.contains(values[k]) for k, p in space.params.items())
+            if values not in own and inside:
+                _checked(check, space.case(values), pt, "carried", values)
