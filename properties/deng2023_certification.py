@@ -10,7 +10,6 @@ import mpmath
 
 from attncheck.certify_params import Cases, Ineligible, Parameters
 from attncheck.data.attention import SelfAttentionParams
-from attncheck.interval import Ball
 from attncheck.models.class_attention import definition_d1 as sa
 from attncheck.strategies import self_attention as sas
 
@@ -82,7 +81,7 @@ def _case(label, k_class, same, a0_symbol):
     def build(v):
         k, t, a, b = v["k"], v["t"], v["a"], v["b"]
         a_sym = v["a0"] if a0_symbol else a
-        if not any(isinstance(x, Ball) for x in v.values()):  # an integer point (the re-check of a refutation)
+        if all(isinstance(x, (int, float)) for x in v.values()):  # an integer point (the re-check of a refutation)
             if int(k) * int(t) <= INT64_N:  # the sampled evaluator itself
                 params = SelfAttentionParams(int(k) * int(t), int(k) + 2, a, b, 1.0 - b, 0, label)
                 return sas.Case(params, a0=v["a0"] if a0_symbol else None)

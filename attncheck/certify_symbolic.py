@@ -1,0 +1,434 @@
+"""Symbolic route to CERTIFIED: the claim's own evaluator run on SymPy symbols (:mod:`attncheck.symbolic`).
+
+A box's parameters become symbols (a parameter fixed by the box, lo == hi, its exact value);
+the evaluator returns its slack as expressions.
+
+- Identity (:class:`~attncheck.symbolic.Exact`, from ``close``): proved when every lhs - rhs
+  rewrites to 0 (together, expand, powsimp, simplify: equalities for the symbols' assumptions),
+  with a guard: the difference, evaluated in arb at the box's centre, must contain 0.
+- Inequality (a :class:`~attncheck.precision.Slack`): the slack is reduced to factors whose
+  signs multiply to its sign (numerator and denominator of one fraction, the factors of
+  each, log X -> X - 1; factors positive on the whole box dropped), and each factor's sign
+  is proved on the box by branch and bound on inf-sup intervals (:mod:`attncheck.endpoints`):
+  a coordinate whose partial derivative (exact, by SymPy) has one sign on a sub-box is
+  fixed at its worst end; the others are bisected (geometrically for the ``log`` names).
+
+A point where the reduced slack is negative is re-checked on the claim's own evaluator in
+mpmath (:func:`attncheck.certify_params.recheck`) before anything is refuted.
+"""
+from __future__ import annotations
+
+import math
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+import numpy as np
+import sympy
+
+from flint import arb
+
+from .endpoints import Iv, compile_iv, expm1, of_box
+from .interval import ARB, BranchesOnData, Undecided
+from .symbolic import PREC, SYM, Exact, const
+
+IDENTITY_ROUTE = "symbolic (SymPy: lhs - rhs of the claim's own evaluator rewritten to 0, exact)"
+INEQUALITY_ROUTE = ("symbolic-interval (SymPy sign factors of the claim's own slack, inf-sup arb branch and bound "
+                    "with monotonicity)")
+
+
+def symbols_of(box: dict) -> dict:
+    """A symbol per parameter with lo < hi (positive / nonnegative / real as lo allows), else its exact value."""
+    out = {}
+    for name, (lo, hi) in box.items():
+        if lo == hi:
+            out[name] = const(lo)
+        else:
+            out[name] = sympy.Symbol(name, positive=True) if lo > 0 else \
+                sympy.Symbol(name, nonnegative=True) if lo == 0 else sympy.Symbol(name, real=True)
+    return out
+
+
+def free_box(box: dict) -> dict:
+    return {k: v for k, v in box.items() if v[0] < v[1]}
+
+
+@dataclass
+class Result:
+    status: str  # "certified", "refuted" (a point to re-check), "incomplete" or "not applicable"
+    boxes: int = 0
+    depth: int = 0
+    detail: str = ""
+    point: dict | None = None
+    fraction: float = 0.0
+    leaves: list = field(default_factory=list)
+    route: str = ""
+
+
+def evaluate_symbolic(evaluate, case_of, box: dict):
+    """The claim's slack on symbols; raises what the evaluator raises on them."""
+    return evaluate(case_of(symbols_of(box)), SYM(free_box(box)))
+
+
+def exact(expr):
+    """``expr`` with its SymPy Floats (float64 constants mixed in by the evaluator) as their exact rationals."""
+    expr = const(expr)
+    return expr.xreplace({f: sympy.Rational(f) for f in expr.atoms(sympy.Float)})
+
+
+# ---- identities ---------------------------------------------------------------------------------
+
+_REWRITES = (
+    sympy.together,
+    lambda e: sympy.expand(sympy.powsimp(sympy.expand_power_base(sympy.together(e)))),
+    lambda e: sympy.expand(sympy.powsimp(sympy.expand_log(sympy.expand_power_base(sympy.together(e))))),
+    sympy.simplify,
+)
+
+
+def is_zero(expr) -> bool:
+    """True if a chain of SymPy equalities (under the symbols' assumptions) rewrites ``expr`` to 0."""
+    for rewrite in _REWRITES:
+        if rewrite(expr) == 0:
+            return True
+    return False
+
+
+def _centre(box: dict) -> dict:
+    return {k: (lo, hi) if lo == hi else ((lo + hi) / 2,) * 2 for k, (lo, hi) in box.items()}
+
+
+def value_at(expr, point_box: dict) -> Iv:
+    with ARB(PREC).context():
+        return compile_iv(expr)(of_box(point_box))
+
+
+def prove_identity(slack: Exact, box: dict) -> Result:
+    diffs = list(np.ravel(np.asarray(slack.value, dtype=object)))
+    free = free_box(box)
+    for i, d in enumerate(diffs):
+        d = exact(d)
+        if is_zero(d):
+            centre = value_at(d, _centre(free)) if d.free_symbols else None
+            if centre is not None and centre.sign(strict=True) != 0:
+                return Result("incomplete", detail=f"element {i}: rewritten to 0 but nonzero at the centre (SymPy)")
+            continue
+        for point in (_centre(free), {k: (lo, lo) for k, (lo, hi) in free.items()},
+                      {k: (hi, hi) for k, (lo, hi) in free.items()}):
+            v = value_at(d, point) if d.free_symbols else value_at(d, {})
+            if v.sign(strict=True) != 0:  # provably nonzero there
+                return Result("refuted", point={k: lo for k, (lo, _) in point.items()},
+                              detail=f"element {i}: lhs - rhs = {v!r} != 0")
+        return Result("incomplete", detail=f"element {i}: lhs - rhs not rewritten to 0: {str(d)[:200]}")
+    return Result("certified", boxes=0, detail=f"{len(diffs)} element(s): lhs - rhs rewritten to 0", fraction=1.0)
+
+
+# ---- inequalities: sign factors ---------------------------------------------------------------
+
+def _positive(expr, ivs: dict) -> bool:
+    if expr.is_positive:
+        return True
+    try:
+        with ARB(PREC).context():
+            return compile_iv(expr)(ivs).sign(strict=True) == 1
+    except TypeError:
+        return False
+
+
+def _log_sum(f, ivs: dict):
+    """For ``f`` = sum r_i log X_i + rest (r_i real, X_i > 0 on the box, rest free of logs):
+    exp(rest) prod X_i^{r_i} - 1, which has the sign of f; None if f is not of that form."""
+    product, rest = sympy.Integer(1), []
+    for term in sympy.Add.make_args(f):
+        r, dep = term.as_independent(sympy.log, as_Add=False)
+        if dep == 1:
+            rest.append(term)
+        elif isinstance(dep, sympy.log) and r.is_real and not r.has(sympy.log) and _positive(dep.args[0], ivs):
+            product *= dep.args[0] ** r
+        else:
+            return None
+    return sympy.exp(sympy.Add(*rest)) * product - 1
+
+
+def sign_factors(expr, box: dict, depth: int = 0, below: bool = False) -> list:
+    """(factor, in a denominator) pairs whose signs multiply to the sign of ``expr`` on ``box`` (factors
+    positive on the whole box dropped): numerator and denominator, their factors, log X as X - 1, a sum
+    of logs sum r_i log X_i as prod X_i^{r_i} - 1. A factor of a denominator must be proved nonzero."""
+    ivs = of_box(box)
+    out = []
+    for part, under in zip(sympy.fraction(sympy.together(expr)), (below, True)):
+        for f in sympy.Mul.make_args(sympy.factor_terms(part)):
+            if (f.is_number and f.is_positive) or isinstance(f, sympy.exp) or _positive(f, ivs):
+                continue
+            base, e = f.as_base_exp()
+            combined = _log_sum(f, ivs) if isinstance(f, sympy.Add) and f.has(sympy.log) else None
+            if depth >= 4:
+                out.append((f, under))
+            elif isinstance(f, sympy.log) and _positive(f.args[0], ivs):  # sign(log X) = sign(X - 1)
+                out += sign_factors(f.args[0] - 1, box, depth + 1, under)
+            elif combined is not None:
+                out += sign_factors(combined, box, depth + 1, under)
+            elif e.is_Integer and e > 1 and int(e) % 2 == 1:
+                out += sign_factors(base, box, depth + 1, under)
+            else:
+                out.append((f, under))
+    return out
+
+
+# ---- inequalities: forms of one sign factor ----------------------------------------------------
+
+class Form:
+    """A function with the sign of a factor g, in its own coordinates: the names in ``logs`` as
+    log_<name> (x = exp(log_x)), the names in ``shift`` as x - shift[x]."""
+
+    def __init__(self, expr, logs=(), shift=None):
+        self.expr, self.logs, self.shift = expr, frozenset(logs), dict(shift or {})
+        self.g = compile_iv(expr)
+        self.symbols = {s.name: s for s in expr.free_symbols}
+        self._d = {}
+
+    def coordinate(self, name):
+        return f"log_{name}" if name in self.logs else f"{name}_shift" if name in self.shift else name
+
+    def ivs(self, box: dict) -> dict:
+        out = {}
+        for name, (lo, hi) in box.items():
+            lo, hi = arb(lo), arb(hi)
+            if name in self.logs:
+                lo, hi = lo.log(), hi.log()
+            elif name in self.shift:
+                lo, hi = lo - self.shift[name], hi - self.shift[name]
+            out[self.coordinate(name)] = Iv(lo, hi)
+        return out
+
+    def derivative(self, name):
+        """d form / d coordinate(name) (compiled on first use); None if the form does not depend on it."""
+        c = self.coordinate(name)
+        if c not in self.symbols:
+            return None
+        if c not in self._d:
+            self._d[c] = compile_iv(sympy.diff(self.expr, self.symbols[c]))
+        return self._d[c]
+
+    def value(self, box: dict) -> Iv:
+        return self.g(self.ivs(box))
+
+
+def _exponent(term):
+    """(coefficient, exponent) of a term c * exp(E)."""
+    coeff, exponent = sympy.Integer(1), sympy.Integer(0)
+    for f in sympy.Mul.make_args(term):
+        if isinstance(f, sympy.exp):
+            exponent += f.args[0]
+        else:
+            coeff *= f
+    return coeff, exponent
+
+
+def forms(expr, whole: dict, log: tuple, max_terms: int = 10) -> list:
+    """Forms with the sign of ``expr`` on ``whole``: itself; a polynomial shifted to the box's lower
+    corner (x = lo + x', x' >= 0: positive coefficients show positivity); with its power-law variables
+    (names in ``log`` with lo > 0 under a log or a symbolic power) as exp(log_x), and that sum of
+    exponentials sum c_i exp(E_i) divided by each of its terms exp(E_j) (exponent differences
+    collected over the log_x: one occurrence each, so their ranges are tight)."""
+    out = [Form(expr)]
+    names = {s.name: s for s in expr.free_symbols}
+    if names and expr.is_polynomial(*names.values()):
+        shift = {n: whole[n][0] for n in names}
+        primed = {s: whole[n][0] + sympy.Symbol(f"{n}_shift", nonnegative=True) for n, s in names.items()}
+        out.append(Form(sympy.expand(expr.subs(primed)), shift=shift))
+    power_law = {n for n, s in names.items() if n in log and whole[n][0] > 0 and any(
+        isinstance(p, sympy.log) and p.has(s) or isinstance(p, sympy.Pow) and p.base.has(s) and not p.exp.is_Integer
+        for p in sympy.preorder_traversal(expr))}
+    if not power_law and not any(isinstance(p, sympy.Pow) and p.base.is_Number and not p.exp.is_Number
+                                 for p in sympy.preorder_traversal(expr)):
+        return out
+    coords = {n: sympy.Symbol(f"log_{n}", real=True) for n in power_law}
+    in_logs = sympy.expand_power_base(expr.subs({names[n]: sympy.exp(c) for n, c in coords.items()}))
+    in_logs = in_logs.replace(lambda p: isinstance(p, sympy.Pow) and p.base.is_Number and p.base > 0
+                              and not p.exp.is_Number, lambda p: sympy.exp(p.exp * sympy.log(p.base)))
+    in_logs = sympy.powsimp(sympy.expand(sympy.expand_log(in_logs), power_exp=False), combine="exp")
+    parts = [_exponent(term) for term in sympy.Add.make_args(sympy.expand(in_logs, power_exp=False))]
+
+    def tidy(e):
+        return sympy.factor_terms(sympy.collect(sympy.expand(e), list(coords.values())))
+
+    out.append(Form(sympy.Add(*(c * sympy.exp(tidy(e)) for c, e in parts)), logs=power_law))
+    if 2 <= len(parts) <= max_terms:
+        for _, ej in parts:
+            out.append(Form(sympy.Add(*(c * sympy.exp(tidy(e - ej)) for c, e in parts)), logs=power_law))
+        paired = _pairs(parts, Form(sympy.Integer(0), logs=power_law).ivs(whole), tidy)
+        if paired is not None:
+            out.append(Form(paired, logs=power_law))
+    return out
+
+
+def _pairs(parts, ivs, tidy):
+    """c1 exp(E1) - c2 exp(E2) = exp(E2) (c1 expm1(E1 - E2) + c1 - c2) for the pairs of a positive and a
+    negative term whose exponents differ least on the box (greedy): where the sum cancels to first order
+    in a small parameter, each pair keeps its sign without cancelling. None if no pair forms."""
+    parts = [(c / abs(c), e) for c, e in parts for _ in range(int(abs(c)) if c.is_Integer and abs(c) <= 4 else 1)]
+    with ARB(PREC).context():
+        signs = [compile_iv(c)(ivs).sign(strict=True) for c, _ in parts]
+        if 0 in signs:
+            return None
+        cost = {}
+        for i, (_, ei) in enumerate(parts):
+            for j, (_, ej) in enumerate(parts):
+                if signs[i] > 0 > signs[j]:
+                    d = abs(compile_iv(ei - ej)(ivs))
+                    cost[i, j] = float(d.hi) if d.known else math.inf
+    used, terms = set(), []
+    for (i, j) in sorted(cost, key=cost.get):
+        if i in used or j in used:
+            continue
+        used |= {i, j}
+        (ci, ei), (cj, ej) = parts[i], parts[j]
+        terms.append(sympy.exp(tidy(ej)) * (ci * expm1(tidy(ei - ej)) + ci + cj))
+    if not terms:
+        return None
+    return sympy.Add(*terms, *(c * sympy.exp(tidy(e)) for k, (c, e) in enumerate(parts) if k not in used))
+
+
+def _width(k, lo, hi, whole, log):
+    wlo, whi = whole[k]
+    if k in log:
+        return (math.log(hi) - math.log(lo)) / (math.log(whi) - math.log(wlo))
+    return (hi - lo) / (whi - wlo)
+
+
+def _split(box, whole, log):
+    free = [k for k, (lo, hi) in box.items() if lo < hi]
+    if not free:
+        return None
+    k = max(free, key=lambda n: _width(n, *box[n], whole, log))
+    lo, hi = box[k]
+    mid = math.sqrt(lo) * math.sqrt(hi) if k in log else lo / 2 + hi / 2
+    if not lo < mid < hi:
+        return None
+    return {**box, k: (lo, mid)}, {**box, k: (mid, hi)}
+
+
+def _reduce(form: Form, box: dict, sigma: int) -> dict:
+    """Fix every coordinate along which sigma * form is monotone on the box at the end where it is smallest."""
+    box = dict(box)
+    changed = True
+    while changed:
+        changed = False
+        ivs = form.ivs(box)
+        for k, (lo, hi) in box.items():
+            d = form.derivative(k) if lo < hi else None
+            s = d(ivs).sign() if d is not None else 0
+            if s:
+                box[k] = (lo, lo) if s * sigma > 0 else (hi, hi)
+                changed = True
+                break
+    return box
+
+
+def _centre_point(box, log):
+    return {k: (lo, hi) if lo == hi else ((math.sqrt(lo) * math.sqrt(hi) if k in log else lo / 2 + hi / 2),) * 2
+            for k, (lo, hi) in box.items()}
+
+
+def prove_factor(expr, whole: dict, sigma: int, strict: bool, log: tuple, max_boxes: int,
+                 deadline: float) -> Result:
+    """Prove sigma * g > 0 (>= 0 if not strict) on ``whole`` for the factor g = ``expr``."""
+    portfolio = forms(expr, whole, log)
+    plain = portfolio[0]
+    portfolio.reverse()  # the most rewritten forms first
+    queue, seen, depth, done = deque([(whole, 0)]), 0, 0, 0.0
+    while queue:
+        box, level = queue.popleft()
+        seen, depth = seen + 1, max(depth, level)
+        with ARB(PREC).context():
+            proved = False
+            for i, form in enumerate(portfolio):
+                value = form.value(_reduce(form, box, sigma))
+                if value.known and value.sign(strict) * sigma == 1:
+                    proved = True
+                    portfolio.insert(0, portfolio.pop(i))  # try the form that worked first on the next box
+                    break
+            if not proved:
+                centre = _centre_point(box, log)
+                at = plain.value(centre)
+                if at.known and at.sign(strict) * sigma == -1:
+                    return Result("refuted", seen, depth, point={k: v[0] for k, v in centre.items()},
+                                  detail=f"factor {str(expr)[:120]} has the wrong sign at {centre}")
+        if proved:
+            done += _share(box, whole, log)
+            continue
+        halves = _split(box, whole, log)
+        if halves is None or seen >= max_boxes or time.perf_counter() > deadline:
+            return Result("incomplete", seen, depth, fraction=done,
+                          detail=f"factor {str(expr)[:120]}: {seen} boxes, {done:.3g} of the box")
+        queue.extend((h, level + 1) for h in halves)
+    return Result("certified", seen, depth, fraction=1.0)
+
+
+def _share(box, whole, log):
+    frac = 1.0
+    for k, (lo, hi) in box.items():
+        if whole[k][0] < whole[k][1]:
+            frac *= _width(k, lo, hi, whole, log)
+    return frac
+
+
+def prove_inequality(slack, box: dict, log: tuple, max_boxes: int, seconds: float) -> Result:
+    """Every element of a symbolic slack >= 0 (> 0 where strict) on ``box``."""
+    values = np.ravel(np.asarray(slack.value, dtype=object))
+    stricts = np.broadcast_to(np.asarray(slack.strict, bool), np.shape(slack.value)).ravel()
+    free = free_box(box)
+    deadline = time.perf_counter() + seconds
+    boxes, depth, leaves = 0, 0, []
+    done = {}
+    for i, (v, strict) in enumerate(zip(values, stricts)):
+        v = exact(v)
+        if v.is_number:
+            with ARB(PREC).context():
+                s = value_at(v, {}).sign(bool(strict))
+            if s != 1:
+                return Result("refuted" if s == -1 else "incomplete", boxes, depth, point={k: lo for k, (lo, _) in
+                              free.items()}, detail=f"element {i}: constant slack {v}")
+            continue
+        factors = sign_factors(v, free)
+        boxes += 1  # the whole box, on which the dropped factors were shown positive
+        sign = 1
+        for f, under in factors:
+            key = (f, bool(strict) or under)
+            if key not in done:
+                centre = value_at(f, _centre(free))
+                sigma = centre.sign(strict=True) or 1
+                out = prove_factor(f, free, sigma, key[1], log, max_boxes, deadline)
+                boxes, depth = boxes + out.boxes, max(depth, out.depth)
+                if out.status != "certified":
+                    out.boxes, out.depth = boxes, depth
+                    if out.status == "refuted":
+                        out.detail = f"element {i}: " + out.detail
+                    return out
+                done[key] = sigma
+                leaves.append(str(f)[:80])
+            sign *= done[key]
+        if sign != 1:
+            return Result("refuted", boxes, depth, point={k: (lo + hi) / 2 for k, (lo, hi) in free.items()},
+                          detail=f"element {i}: the slack's factors have a negative sign on the whole box")
+    return Result("certified", boxes, depth, fraction=1.0, leaves=leaves,
+                  detail=f"{len(values)} element(s), {len(leaves)} sign factor(s) proved by {boxes} boxes")
+
+
+def run(evaluate, case_of, box: dict, log: tuple = (), max_boxes: int = 20000, seconds: float = 60.0) -> Result:
+    """The symbolic route on one box; "not applicable" when the evaluator does not run on symbols."""
+    try:
+        slack = evaluate_symbolic(evaluate, case_of, box)
+    except (Undecided, BranchesOnData, TypeError, AttributeError, ValueError, ZeroDivisionError) as e:
+        return Result("not applicable", detail=f"{type(e).__name__}: {str(e)[:200]}")
+    if isinstance(slack, Exact):
+        out = prove_identity(slack, box)
+        out.route = IDENTITY_ROUTE
+        return out
+    try:
+        out = prove_inequality(slack, box, log, max_boxes, seconds)
+    except TypeError as e:  # a function without an interval form
+        return Result("not applicable", detail=f"{type(e).__name__}: {str(e)[:200]}")
+    out.route = INEQUALITY_ROUTE
+    return out
