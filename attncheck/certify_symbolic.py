@@ -110,13 +110,13 @@ def prove_identity(slack: Exact, box: dict) -> Result:
         d = exact(d)
         if is_zero(d):
             centre = value_at(d, _centre(free)) if d.free_symbols else None
-            if centre is not None and centre.sign(strict=True) != 0:
+            if centre is not None and centre.definite():
                 return Result("incomplete", detail=f"element {i}: rewritten to 0 but nonzero at the centre (SymPy)")
             continue
         for point in (_centre(free), {k: (lo, lo) for k, (lo, hi) in free.items()},
                       {k: (hi, hi) for k, (lo, hi) in free.items()}):
             v = value_at(d, point) if d.free_symbols else value_at(d, {})
-            if v.sign(strict=True) != 0:  # provably nonzero there
+            if v.definite():  # provably nonzero there
                 return Result("refuted", point={k: lo for k, (lo, _) in point.items()},
                               detail=f"element {i}: lhs - rhs = {v!r} != 0")
         return Result("incomplete", detail=f"element {i}: lhs - rhs not rewritten to 0: {str(d)[:200]}")
@@ -150,6 +150,10 @@ def _log_sum(f, ivs: dict):
     return sympy.exp(sympy.Add(*rest)) * product - 1
 
 
+FACTOR_OPS = 200
+"""Largest numerator or denominator (in SymPy operations) that :func:`sign_factors` factors."""
+
+
 def sign_factors(expr, box: dict, depth: int = 0, below: bool = False) -> list:
     """(factor, in a denominator) pairs whose signs multiply to the sign of ``expr`` on ``box`` (factors
     positive on the whole box dropped): numerator and denominator, their factors, log X as X - 1, a sum
@@ -157,6 +161,8 @@ def sign_factors(expr, box: dict, depth: int = 0, below: bool = False) -> list:
     ivs = of_box(box)
     out = []
     for part, under in zip(sympy.fraction(sympy.together(expr)), (below, True)):
+        if sympy.count_ops(part) <= FACTOR_OPS:
+            part = sympy.factor(part)  # over the generators it holds (symbols, exp(.), log(.))
         for f in sympy.Mul.make_args(sympy.factor_terms(part)):
             if (f.is_number and f.is_positive) or isinstance(f, sympy.exp) or _positive(f, ivs):
                 continue
@@ -269,7 +275,7 @@ def _pairs(parts, ivs, tidy):
     in a small parameter, each pair keeps its sign without cancelling. None if no pair forms."""
     parts = [(c / abs(c), e) for c, e in parts for _ in range(int(abs(c)) if c.is_Integer and abs(c) <= 4 else 1)]
     with ARB(PREC).context():
-        signs = [compile_iv(c)(ivs).sign(strict=True) for c, _ in parts]
+        signs = [compile_iv(c)(ivs).definite() for c, _ in parts]
         if 0 in signs:
             return None
         cost = {}
@@ -398,7 +404,7 @@ def prove_inequality(slack, box: dict, log: tuple, max_boxes: int, seconds: floa
             key = (f, bool(strict) or under)
             if key not in done:
                 centre = value_at(f, _centre(free))
-                sigma = centre.sign(strict=True) or 1
+                sigma = centre.definite() or 1  # the sign to prove: the centre's
                 out = prove_factor(f, free, sigma, key[1], log, max_boxes, deadline)
                 boxes, depth = boxes + out.boxes, max(depth, out.depth)
                 if out.status != "certified":

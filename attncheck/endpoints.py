@@ -112,6 +112,14 @@ class Iv:
             return -1
         return 0
 
+    def definite(self) -> int:
+        """+1 if > 0 everywhere, -1 if < 0 everywhere, 0 otherwise (a range that holds 0 or is unknown)."""
+        if self.known and self.lo > 0:
+            return 1
+        if self.known and self.hi < 0:
+            return -1
+        return 0
+
     def __repr__(self):
         return f"Iv[{self.lo.str(8)}, {self.hi.str(8)}]"
 

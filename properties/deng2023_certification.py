@@ -1,8 +1,9 @@
 """The ``certify=`` declarations of deng2023's deterministic claims.
 
 Each constant is an :class:`attncheck.certify_params.Ineligible`: the claim keeps its sampled verdict
-and the report states the reason. :func:`grouped` certifies a Definition D.1 inequality over its full
-parameter ranges, one box per class structure (:class:`attncheck.certify_params.Cases`).
+and the report states the reason. :func:`grouped` certifies a Definition D.1 claim (identity or
+inequality) over its full parameter ranges, one box per class structure
+(:class:`attncheck.certify_params.Cases`); :func:`cross` does the same for Definition F.1.
 """
 from dataclasses import dataclass
 
@@ -12,21 +13,13 @@ from attncheck.certify_params import Cases, Ineligible, Parameters
 from attncheck.data.attention import SelfAttentionParams
 from attncheck.models.class_attention import definition_d1 as sa
 from attncheck.strategies import self_attention as sas
+from attncheck.strategies.cross_attention import CrossCase
 
 SECTION_E_CLASSES = Ineligible(
     "integer structure",
     "the Section E row-class evaluator (attncheck.models.class_attention.section_e.ClassModel) takes n as an integer "
     "(float(model.n)) and its multiplicities t - 1, n - t, (d-4) t as int64 arrays, dropped when 0; Definition D.1's "
     "grouped evaluator (definition_d1.Relaxed) takes them as backend values, Section E's does not yet")
-TOLERANCE = Ineligible(
-    "identity at a tolerance",
-    "an identity checked to relative tolerance 1e-9 over a box where n spans fifteen decades: ball arithmetic "
-    "loses the cancellation of lhs - rhs (both depend on the same n, a, b), so a proof needs boxes of relative "
-    "width ~1e-9 in every parameter; a symbolic route would prove it exactly (not built)")
-CROSS = Ineligible(
-    "integer structure",
-    "the cross-attention evaluator takes n, d - 1 and t = n/(d-1) as integers (float(n), groups present only for "
-    "d >= 3, 4): eligible once it takes n, d, t as backend values")
 DENSE = Ineligible(
     "integer structure",
     "a statement about the dense n x d matrices of the builder (which entries are nonzero, how many per column)")
@@ -91,9 +84,11 @@ def _case(label, k_class, same, a0_symbol):
     return build
 
 
-def grouped(label: int, min_k: int = 1, a0_symbol: bool = False, profiles=("deep",), max_boxes=600) -> Cases:
+def grouped(label: int, min_k: int = 1, a0_symbol: bool = False, profiles=("deep",), max_boxes=600,
+            seconds=10.0) -> Cases:
     """Every class structure of Definition D.1 with k >= min_k, over the dataset's a and b (and the
-    statement's a0 in [1e-12, 0.1] for a lemma stated on D_1 with a0 in its bounds)."""
+    statement's a0 in [1e-12, 0.1] for a lemma stated on D_1 with a0 in its bounds); ``seconds``: the
+    symbolic route's budget per structure, ``max_boxes``: the ball route's after it."""
     parts = []
     for name, k_class, same, k_range, t_range in STRUCTURES:
         if k_range[1] < min_k:
@@ -103,5 +98,74 @@ def grouped(label: int, min_k: int = 1, a0_symbol: bool = False, profiles=("deep
             box["a0"] = A_RANGE[0]
         log = tuple(x for x in ("k", "t", "a", "a0") if x in box and box[x][0] < box[x][1])
         parts.append((name, Parameters(box, _case(label, k_class, same, a0_symbol), log=log, relaxed=RELAXED,
-                                       integers=("k", "t"), max_boxes=max_boxes, profiles=profiles)))
+                                       integers=("k", "t"), max_boxes=max_boxes, profiles=profiles,
+                                       seconds=seconds)))
     return Cases(tuple(parts), profiles=profiles, relaxed=RELAXED)
+
+
+# ---- Definition F.1 relaxed: k = d - 1 and t = n/(d-1) as reals, one box per structure ----------------
+
+F_A_RANGE = {"a0": (1e-12, 0.1), "a1": (1.0 + 1e-12, 1000.0)}
+"""a0 in [1e-12, 0.1] and a1 in [1 + 1e-12, 1000]: the ranges the Appendix F claims draw (closing 0.1 only
+encloses more)."""
+F_STRUCTURES = (  # (label, k range, t range, an integer case's (n, d) of that structure)
+    ("d >= 3, t >= 2", (2.0, N_MAX / 2), (2.0, N_MAX / 2), (4, 3)),
+    ("d >= 3, t = 1", (2.0, float(N_MAX)), (1.0, 1.0), (2, 3)),
+    ("d = 2, t >= 2", (1.0, 1.0), (2.0, float(N_MAX)), (2, 2)),
+)
+F_PAIRS = {"equal": (0, 0), "distinct": (1, 0)}
+"""(j2, j3) of the structure's integer case: the evaluators tell rows and keys apart only by j0 = j2 and j1 = j3."""
+F_RELAXED = ("k = d - 1 and t = n/(d-1) relaxed to reals, n = k t: the reduced cross-attention evaluator is "
+             "analytic in the counts 1, t - 1, n - t, the width d - 2 and log n within one structure; the "
+             "structures (d = 2 or d >= 3; t = 1 or t >= 2; j2 = j3 or j2 != j3: which classes and groups are "
+             "present) are separate boxes; a counterexample is re-checked at an integer (k, t) on the sampled "
+             "evaluator")
+
+
+@dataclass(frozen=True)
+class RelaxedCross:
+    """A Definition F.1 case with n, d, t as values; ``shape``: an integer case of the same structure, whose
+    positions and present classes the evaluators read."""
+
+    n: object
+    d: object
+    t: object
+    label: int
+    a0: object
+    a1: object
+    shape: CrossCase
+
+    @property
+    def a(self):
+        return self.a1 if self.label else self.a0
+
+
+def _cross_case(label, shape):
+    def build(v):
+        k, t = v["k"], v["t"]
+        if all(isinstance(x, (int, float)) for x in v.values()):  # an integer point (the re-check)
+            if int(k) * int(t) <= INT64_N:  # the sampled evaluator itself
+                return CrossCase(int(k) * int(t), int(k) + 1, label, v["a0"], v["a1"], shape.j2, shape.j3)
+            k, t = mpmath.mpf(int(k)), mpmath.mpf(int(t))  # beyond its int64 counts: the same forms in mpmath
+        return RelaxedCross(k * t, k + 1, t, label, v["a0"], v["a1"], shape)
+    return build
+
+
+def cross(label: int, pair: str | None = None, min_d: int = 2, profiles=("deep",), max_boxes=600,
+          seconds=10.0) -> Cases:
+    """Every structure of Definition F.1 with d >= min_d and the claim's j2, j3 (``pair``: equal, distinct
+    or either), over a0 and a1 (both are parameters of every Appendix F case)."""
+    parts = []
+    for name, k_range, t_range, (n, d) in F_STRUCTURES:
+        if k_range[1] + 1 < min_d:
+            continue
+        for how in ([pair] if pair else ("equal", "distinct")):
+            j2, j3 = F_PAIRS[how]
+            shape = CrossCase(n, d, label, 0.05, 2.0, j2, j3)
+            box = {"k": k_range, "t": t_range, **F_A_RANGE}
+            log = tuple(x for x in box if box[x][0] < box[x][1])
+            parts.append((f"{name}, j2 {'=' if how == 'equal' else '!='} j3",
+                          Parameters(box, _cross_case(label, shape), log=log, relaxed=F_RELAXED,
+                                     integers=("k", "t"), max_boxes=max_boxes, profiles=profiles,
+                                     seconds=seconds)))
+    return Cases(tuple(parts), profiles=profiles, relaxed=F_RELAXED)
