@@ -273,7 +273,11 @@ def _pairs(parts, ivs, tidy):
     """c1 exp(E1) - c2 exp(E2) = exp(E2) (c1 expm1(E1 - E2) + c1 - c2) for the pairs of a positive and a
     negative term whose exponents differ least on the box (greedy): where the sum cancels to first order
     in a small parameter, each pair keeps its sign without cancelling. None if no pair forms."""
-    parts = [(c / abs(c), e) for c, e in parts for _ in range(int(abs(c)) if c.is_Integer and abs(c) <= 4 else 1)]
+    units = []  # a term 2 exp(E) as exp(E) + exp(E): each can pair with a different negative term
+    for c, e in parts:
+        m = int(abs(c)) if c.is_Integer and 2 <= abs(c) <= 4 else 1
+        units += [(c / m, e)] * m
+    parts = units
     with ARB(PREC).context():
         signs = [compile_iv(c)(ivs).definite() for c, _ in parts]
         if 0 in signs:

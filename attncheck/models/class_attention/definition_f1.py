@@ -49,7 +49,8 @@ SLOT_ORDER = {1: [FIRST, R3, REST, REST], 2: [FIRST, REST, R3, REST]}
 
 
 def _integer(v) -> bool:
-    return isinstance(v, (int, np.integer))
+    """An integer count (Python, numpy, or an exact SymPy integer: a count a structure fixes)."""
+    return isinstance(v, (int, np.integer)) or getattr(v, "is_Integer", False) is True
 
 
 def t_of(n, d):
@@ -61,7 +62,7 @@ def key_counts(n, d) -> np.ndarray:
     """Rows of A2 per key class: (1, t-1, n-t) (an object array of values for n, d relaxed to values;
     which classes are present is then the caller's structure, never read off the values)."""
     t = t_of(n, d)
-    return np.array([1, t - 1, n - t], dtype=np.int64 if _integer(t) else object)
+    return np.array([1, t - 1, n - t], dtype=np.int64 if _integer(n) and _integer(d) else object)
 
 
 def widths(d) -> np.ndarray:
