@@ -51,8 +51,7 @@ class Parameters:
     max_boxes: int = 4000
     prec: int = 128
     profiles: tuple = ("deep",)  # profiles that run it (a few seconds per claim: deep only by default)
-    symbolic_boxes: int = 4000  # the symbolic route's boxes per sign factor
-    seconds: float = 20.0  # the symbolic route's time budget on this box
+    symbolic_boxes: int = 4000  # the symbolic route's boxes per sign factor (a count: machine-independent)
 
     def __post_init__(self):
         for name, (lo, hi) in self.box.items():
@@ -229,7 +228,7 @@ def run(evaluate, params: Parameters) -> Outcome:
     """The symbolic route (:mod:`attncheck.certify_symbolic`), then, unless it certified or refuted,
     branch and bound of ``evaluate(case, xp) -> Slack`` on arb balls over the whole declared box."""
     start = time.perf_counter()
-    sym = certify_symbolic.run(evaluate, params.case, params.box, params.log, params.symbolic_boxes, params.seconds)
+    sym = certify_symbolic.run(evaluate, params.case, params.box, params.log, params.symbolic_boxes)
     if sym.status == "certified":
         return Outcome("certified", sym.boxes, sym.depth, time.perf_counter() - start, 1.0, route=sym.route,
                        detail=sym.detail)

@@ -19,7 +19,6 @@ mpmath (:func:`attncheck.certify_params.recheck`) before anything is refuted.
 from __future__ import annotations
 
 import math
-import time
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -135,7 +134,13 @@ def _positive(expr, ivs: dict) -> bool:
         return False
 
 
-def _log_sum(f, ivs: dict):
+def _positive_on(expr, box: dict, depth: int) -> bool:
+    """``expr`` > 0 on the box: by one interval evaluation, else because all its sign factors are
+    positive (so :func:`sign_factors` drops them all)."""
+    return _positive(expr, of_box(box)) or (depth < 3 and not sign_factors(expr, box, depth + 1))
+
+
+def _log_sum(f, box: dict, depth: int):
     """For ``f`` = sum r_i log X_i + rest (r_i real, X_i > 0 on the box, rest free of logs):
     exp(rest) prod X_i^{r_i} - 1, which has the sign of f; None if f is not of that form."""
     product, rest = sympy.Integer(1), []
@@ -143,7 +148,8 @@ def _log_sum(f, ivs: dict):
         r, dep = term.as_independent(sympy.log, as_Add=False)
         if dep == 1:
             rest.append(term)
-        elif isinstance(dep, sympy.log) and r.is_real and not r.has(sympy.log) and _positive(dep.args[0], ivs):
+        elif isinstance(dep, sympy.log) and r.is_real and not r.has(sympy.log) and \
+                _positive_on(dep.args[0], box, depth):
             product *= dep.args[0] ** r
         else:
             return None
@@ -154,10 +160,12 @@ FACTOR_OPS = 200
 """Largest numerator or denominator (in SymPy operations) that :func:`sign_factors` factors."""
 
 
-def sign_factors(expr, box: dict, depth: int = 0, below: bool = False) -> list:
+def sign_factors(expr, box: dict, depth: int = 0, below: bool = False, log: tuple = ()) -> list:
     """(factor, in a denominator) pairs whose signs multiply to the sign of ``expr`` on ``box`` (factors
     positive on the whole box dropped): numerator and denominator, their factors, log X as X - 1, a sum
-    of logs sum r_i log X_i as prod X_i^{r_i} - 1. A factor of a denominator must be proved nonzero."""
+    of logs sum r_i log X_i as prod X_i^{r_i} - 1, a sum of exponentials that is expm1(delta) times a
+    bracket (:func:`common_expm1`; ``log``: the power-law names) as the bracket. A factor of a
+    denominator must be proved nonzero."""
     ivs = of_box(box)
     out = []
     for part, under in zip(sympy.fraction(sympy.together(expr)), (below, True)):
@@ -167,15 +175,19 @@ def sign_factors(expr, box: dict, depth: int = 0, below: bool = False) -> list:
             if (f.is_number and f.is_positive) or isinstance(f, sympy.exp) or _positive(f, ivs):
                 continue
             base, e = f.as_base_exp()
-            combined = _log_sum(f, ivs) if isinstance(f, sympy.Add) and f.has(sympy.log) else None
+            combined = _log_sum(f, box, depth) if isinstance(f, sympy.Add) and f.has(sympy.log) and depth < 4 \
+                else None
+            split = common_expm1(f, box, log) if depth < 4 and isinstance(f, sympy.Add) else None
             if depth >= 4:
                 out.append((f, under))
-            elif isinstance(f, sympy.log) and _positive(f.args[0], ivs):  # sign(log X) = sign(X - 1)
-                out += sign_factors(f.args[0] - 1, box, depth + 1, under)
+            elif isinstance(f, sympy.log) and _positive_on(f.args[0], box, depth):  # sign(log X) = sign(X - 1)
+                out += sign_factors(f.args[0] - 1, box, depth + 1, under, log)
             elif combined is not None:
-                out += sign_factors(combined, box, depth + 1, under)
+                out += sign_factors(combined, box, depth + 1, under, log)
             elif e.is_Integer and e > 1 and int(e) % 2 == 1:
-                out += sign_factors(base, box, depth + 1, under)
+                out += sign_factors(base, box, depth + 1, under, log)
+            elif split is not None:
+                out += [(sympy.Integer(-1), under)] * (split[0] < 0) + sign_factors(split[1], box, depth + 1, under, log)
             else:
                 out.append((f, under))
     return out
@@ -231,73 +243,112 @@ def _exponent(term):
     return coeff, exponent
 
 
+class ExpSum:
+    """``expr`` in log coordinates as a sum of exponentials sum_i c_i exp(E_i): the power-law variables
+    (names in ``log`` with lo > 0 under a log or a symbolic power) as x = exp(log_x)."""
+
+    def __init__(self, expr, whole: dict, log: tuple):
+        names = {s.name: s for s in expr.free_symbols}
+        self.logs = {n for n, s in names.items() if n in log and whole[n][0] > 0 and any(
+            isinstance(p, sympy.log) and p.has(s) or isinstance(p, sympy.Pow) and p.base.has(s)
+            and not p.exp.is_Integer for p in sympy.preorder_traversal(expr))}
+        self.coords = {n: sympy.Symbol(f"log_{n}", real=True) for n in self.logs}
+        e = sympy.expand_power_base(expr.subs({names[n]: sympy.exp(c) for n, c in self.coords.items()}))
+        e = e.replace(lambda p: isinstance(p, sympy.Pow) and p.base.is_Number and p.base > 0 and not p.exp.is_Number,
+                      lambda p: sympy.exp(p.exp * sympy.log(p.base)))
+        e = sympy.powsimp(sympy.expand(sympy.expand_log(e), power_exp=False), combine="exp")
+        self.parts = [_exponent(term) for term in sympy.Add.make_args(sympy.expand(e, power_exp=False))]
+        self.ivs = Form(sympy.Integer(0), logs=self.logs).ivs(whole)
+
+    def tidy(self, e):
+        """An exponent collected over the log_x (one occurrence each: tight ranges)."""
+        return sympy.factor_terms(sympy.collect(sympy.expand(e), list(self.coords.values())))
+
+    def back(self, e):
+        """An expression in log coordinates back in the claim's symbols."""
+        return e.subs({c: sympy.log(sympy.Symbol(n, positive=True)) for n, c in self.coords.items()})
+
+
+def _transcendental(expr) -> bool:
+    """Has exp, log or a power with a non-integer exponent of the symbols."""
+    return any((isinstance(p, (sympy.log, sympy.exp)) or isinstance(p, sympy.Pow) and not p.exp.is_Integer)
+               and not p.is_number for p in sympy.preorder_traversal(expr))
+
+
 def forms(expr, whole: dict, log: tuple, max_terms: int = 10) -> list:
     """Forms with the sign of ``expr`` on ``whole``: itself; a polynomial shifted to the box's lower
-    corner (x = lo + x', x' >= 0: positive coefficients show positivity); with its power-law variables
-    (names in ``log`` with lo > 0 under a log or a symbolic power) as exp(log_x), and that sum of
-    exponentials sum c_i exp(E_i) divided by each of its terms exp(E_j) (exponent differences
-    collected over the log_x: one occurrence each, so their ranges are tight)."""
+    corner (x = lo + x', x' >= 0: positive coefficients show positivity); its :class:`ExpSum`, that sum
+    divided by each of its terms exp(E_j), and its terms paired (:func:`pairs`)."""
     out = [Form(expr)]
     names = {s.name: s for s in expr.free_symbols}
     if names and expr.is_polynomial(*names.values()):
         shift = {n: whole[n][0] for n in names}
         primed = {s: whole[n][0] + sympy.Symbol(f"{n}_shift", nonnegative=True) for n, s in names.items()}
         out.append(Form(sympy.expand(expr.subs(primed)), shift=shift))
-    power_law = {n for n, s in names.items() if n in log and whole[n][0] > 0 and any(
-        isinstance(p, sympy.log) and p.has(s) or isinstance(p, sympy.Pow) and p.base.has(s) and not p.exp.is_Integer
-        for p in sympy.preorder_traversal(expr))}
-    if not power_law and not any(isinstance(p, sympy.Pow) and p.base.is_Number and not p.exp.is_Number
-                                 for p in sympy.preorder_traversal(expr)):
+    if not _transcendental(expr):
         return out
-    coords = {n: sympy.Symbol(f"log_{n}", real=True) for n in power_law}
-    in_logs = sympy.expand_power_base(expr.subs({names[n]: sympy.exp(c) for n, c in coords.items()}))
-    in_logs = in_logs.replace(lambda p: isinstance(p, sympy.Pow) and p.base.is_Number and p.base > 0
-                              and not p.exp.is_Number, lambda p: sympy.exp(p.exp * sympy.log(p.base)))
-    in_logs = sympy.powsimp(sympy.expand(sympy.expand_log(in_logs), power_exp=False), combine="exp")
-    parts = [_exponent(term) for term in sympy.Add.make_args(sympy.expand(in_logs, power_exp=False))]
-
-    def tidy(e):
-        return sympy.factor_terms(sympy.collect(sympy.expand(e), list(coords.values())))
-
-    out.append(Form(sympy.Add(*(c * sympy.exp(tidy(e)) for c, e in parts)), logs=power_law))
+    es = ExpSum(expr, whole, log)
+    parts, tidy = es.parts, es.tidy
+    out.append(Form(sympy.Add(*(c * sympy.exp(tidy(e)) for c, e in parts)), logs=es.logs))
     if 2 <= len(parts) <= max_terms:
         for _, ej in parts:
-            out.append(Form(sympy.Add(*(c * sympy.exp(tidy(e - ej)) for c, e in parts)), logs=power_law))
-        paired = _pairs(parts, Form(sympy.Integer(0), logs=power_law).ivs(whole), tidy)
-        if paired is not None:
-            out.append(Form(paired, logs=power_law))
+            out.append(Form(sympy.Add(*(c * sympy.exp(tidy(e - ej)) for c, e in parts)), logs=es.logs))
+        matched, rest = pairs(parts, es.ivs)
+        if matched:
+            out.append(Form(sympy.Add(*(sympy.exp(tidy(ej)) * (ci * expm1(tidy(ei - ej)) + ci + cj)
+                                        for ci, ei, cj, ej in matched), *(c * sympy.exp(tidy(e)) for c, e in rest)),
+                            logs=es.logs))
     return out
 
 
-def _pairs(parts, ivs, tidy):
-    """c1 exp(E1) - c2 exp(E2) = exp(E2) (c1 expm1(E1 - E2) + c1 - c2) for the pairs of a positive and a
-    negative term whose exponents differ least on the box (greedy): where the sum cancels to first order
-    in a small parameter, each pair keeps its sign without cancelling. None if no pair forms."""
+def pairs(parts, ivs):
+    """Pairs (c1, E1, c2, E2) of a positive term c1 exp(E1) and a negative one c2 exp(E2) whose exponents
+    differ least on the box (greedy), and the terms left: c1 exp(E1) + c2 exp(E2) = exp(E2) (c1 expm1(E1 - E2)
+    + c1 + c2) keeps its sign where the sum cancels to first order in a small parameter."""
     units = []  # a term 2 exp(E) as exp(E) + exp(E): each can pair with a different negative term
     for c, e in parts:
         m = int(abs(c)) if c.is_Integer and 2 <= abs(c) <= 4 else 1
         units += [(c / m, e)] * m
-    parts = units
     with ARB(PREC).context():
-        signs = [compile_iv(c)(ivs).definite() for c, _ in parts]
+        signs = [compile_iv(c)(ivs).definite() for c, _ in units]
         if 0 in signs:
-            return None
+            return [], units
         cost = {}
-        for i, (_, ei) in enumerate(parts):
-            for j, (_, ej) in enumerate(parts):
+        for i, (_, ei) in enumerate(units):
+            for j, (_, ej) in enumerate(units):
                 if signs[i] > 0 > signs[j]:
                     d = abs(compile_iv(ei - ej)(ivs))
                     cost[i, j] = float(d.hi) if d.known else math.inf
-    used, terms = set(), []
+    used, matched = set(), []
     for (i, j) in sorted(cost, key=cost.get):
-        if i in used or j in used:
-            continue
-        used |= {i, j}
-        (ci, ei), (cj, ej) = parts[i], parts[j]
-        terms.append(sympy.exp(tidy(ej)) * (ci * expm1(tidy(ei - ej)) + ci + cj))
-    if not terms:
+        if i not in used and j not in used:
+            used |= {i, j}
+            matched.append((*units[i], *units[j]))
+    return matched, [u for k, u in enumerate(units) if k not in used]
+
+
+def common_expm1(expr, whole: dict, log: tuple):
+    """(sign of delta, bracket) with expr = expm1(delta) * bracket, when every term of ``expr`` pairs with
+    one of opposite coefficient and all pairs differ by +-delta (expm1(-x) = -exp(-x) expm1(x)), delta of
+    one sign on the box: the sign of expr is sign(delta) sign(bracket). None otherwise."""
+    if not _transcendental(expr):
         return None
-    return sympy.Add(*terms, *(c * sympy.exp(tidy(e)) for k, (c, e) in enumerate(parts) if k not in used))
+    es = ExpSum(expr, whole, log)
+    matched, rest = pairs(es.parts, es.ivs)
+    if rest or not matched or any(sympy.expand(ci + cj) != 0 for ci, _, cj, _ in matched):
+        return None
+    delta = es.tidy(matched[0][1] - matched[0][3])
+    bracket = []
+    for ci, ei, _, ej in matched:
+        if sympy.expand(ei - ej - delta) == 0:
+            bracket.append(ci * sympy.exp(es.tidy(ej)))
+        elif sympy.expand(ei - ej + delta) == 0:
+            bracket.append(-ci * sympy.exp(es.tidy(ej - delta)))
+        else:
+            return None
+    with ARB(PREC).context():
+        sign = compile_iv(delta)(es.ivs).definite()
+    return (sign, es.back(sympy.Add(*bracket))) if sign else None
 
 
 def _width(k, lo, hi, whole, log):
@@ -341,8 +392,7 @@ def _centre_point(box, log):
             for k, (lo, hi) in box.items()}
 
 
-def prove_factor(expr, whole: dict, sigma: int, strict: bool, log: tuple, max_boxes: int,
-                 deadline: float) -> Result:
+def prove_factor(expr, whole: dict, sigma: int, strict: bool, log: tuple, max_boxes: int) -> Result:
     """Prove sigma * g > 0 (>= 0 if not strict) on ``whole`` for the factor g = ``expr``."""
     portfolio = forms(expr, whole, log)
     plain = portfolio[0]
@@ -369,7 +419,7 @@ def prove_factor(expr, whole: dict, sigma: int, strict: bool, log: tuple, max_bo
             done += _share(box, whole, log)
             continue
         halves = _split(box, whole, log)
-        if halves is None or seen >= max_boxes or time.perf_counter() > deadline:
+        if halves is None or seen >= max_boxes:
             return Result("incomplete", seen, depth, fraction=done,
                           detail=f"factor {str(expr)[:120]}: {seen} boxes, {done:.3g} of the box")
         queue.extend((h, level + 1) for h in halves)
@@ -384,12 +434,11 @@ def _share(box, whole, log):
     return frac
 
 
-def prove_inequality(slack, box: dict, log: tuple, max_boxes: int, seconds: float) -> Result:
+def prove_inequality(slack, box: dict, log: tuple, max_boxes: int) -> Result:
     """Every element of a symbolic slack >= 0 (> 0 where strict) on ``box``."""
     values = np.ravel(np.asarray(slack.value, dtype=object))
     stricts = np.broadcast_to(np.asarray(slack.strict, bool), np.shape(slack.value)).ravel()
     free = free_box(box)
-    deadline = time.perf_counter() + seconds
     boxes, depth, leaves = 0, 0, []
     done = {}
     for i, (v, strict) in enumerate(zip(values, stricts)):
@@ -401,7 +450,7 @@ def prove_inequality(slack, box: dict, log: tuple, max_boxes: int, seconds: floa
                 return Result("refuted" if s == -1 else "incomplete", boxes, depth, point={k: lo for k, (lo, _) in
                               free.items()}, detail=f"element {i}: constant slack {v}")
             continue
-        factors = sign_factors(v, free)
+        factors = sign_factors(v, free, log=log)
         boxes += 1  # the whole box, on which the dropped factors were shown positive
         sign = 1
         for f, under in factors:
@@ -409,7 +458,7 @@ def prove_inequality(slack, box: dict, log: tuple, max_boxes: int, seconds: floa
             if key not in done:
                 centre = value_at(f, _centre(free))
                 sigma = centre.definite() or 1  # the sign to prove: the centre's
-                out = prove_factor(f, free, sigma, key[1], log, max_boxes, deadline)
+                out = prove_factor(f, free, sigma, key[1], log, max_boxes)
                 boxes, depth = boxes + out.boxes, max(depth, out.depth)
                 if out.status != "certified":
                     out.boxes, out.depth = boxes, depth
@@ -426,8 +475,9 @@ def prove_inequality(slack, box: dict, log: tuple, max_boxes: int, seconds: floa
                   detail=f"{len(values)} element(s), {len(leaves)} sign factor(s) proved by {boxes} boxes")
 
 
-def run(evaluate, case_of, box: dict, log: tuple = (), max_boxes: int = 20000, seconds: float = 60.0) -> Result:
-    """The symbolic route on one box; "not applicable" when the evaluator does not run on symbols."""
+def run(evaluate, case_of, box: dict, log: tuple = (), max_boxes: int = 4000) -> Result:
+    """The symbolic route on one box; "not applicable" when the evaluator does not run on symbols.
+    ``max_boxes``: per sign factor (a count, never a time: the outcome is the same on every machine)."""
     try:
         slack = evaluate_symbolic(evaluate, case_of, box)
     except (Undecided, BranchesOnData, TypeError, AttributeError, ValueError, ZeroDivisionError) as e:
@@ -437,7 +487,7 @@ def run(evaluate, case_of, box: dict, log: tuple = (), max_boxes: int = 20000, s
         out.route = IDENTITY_ROUTE
         return out
     try:
-        out = prove_inequality(slack, box, log, max_boxes, seconds)
+        out = prove_inequality(slack, box, log, max_boxes)
     except TypeError as e:  # a function without an interval form
         return Result("not applicable", detail=f"{type(e).__name__}: {str(e)[:200]}")
     out.route = INEQUALITY_ROUTE

@@ -85,10 +85,10 @@ def _case(label, k_class, same, a0_symbol):
 
 
 def grouped(label: int, min_k: int = 1, a0_symbol: bool = False, profiles=("deep",), max_boxes=600,
-            seconds=10.0) -> Cases:
+            symbolic_boxes=1000) -> Cases:
     """Every class structure of Definition D.1 with k >= min_k, over the dataset's a and b (and the
-    statement's a0 in [1e-12, 0.1] for a lemma stated on D_1 with a0 in its bounds); ``seconds``: the
-    symbolic route's budget per structure, ``max_boxes``: the ball route's after it."""
+    statement's a0 in [1e-12, 0.1] for a lemma stated on D_1 with a0 in its bounds); ``symbolic_boxes``:
+    the symbolic route's boxes per sign factor, ``max_boxes``: the ball route's after it."""
     parts = []
     for name, k_class, same, k_range, t_range in STRUCTURES:
         if k_range[1] < min_k:
@@ -99,7 +99,7 @@ def grouped(label: int, min_k: int = 1, a0_symbol: bool = False, profiles=("deep
         log = tuple(x for x in ("k", "t", "a", "a0") if x in box and box[x][0] < box[x][1])
         parts.append((name, Parameters(box, _case(label, k_class, same, a0_symbol), log=log, relaxed=RELAXED,
                                        integers=("k", "t"), max_boxes=max_boxes, profiles=profiles,
-                                       seconds=seconds)))
+                                       symbolic_boxes=symbolic_boxes)))
     return Cases(tuple(parts), profiles=profiles, relaxed=RELAXED)
 
 
@@ -152,7 +152,7 @@ def _cross_case(label, shape):
 
 
 def cross(label: int, pair: str | None = None, min_d: int = 2, profiles=("deep",), max_boxes=600,
-          seconds=10.0) -> Cases:
+          symbolic_boxes=1000) -> Cases:
     """Every structure of Definition F.1 with d >= min_d and the claim's j2, j3 (``pair``: equal, distinct
     or either), over a0 and a1 (both are parameters of every Appendix F case)."""
     parts = []
@@ -167,5 +167,5 @@ def cross(label: int, pair: str | None = None, min_d: int = 2, profiles=("deep",
             parts.append((f"{name}, j2 {'=' if how == 'equal' else '!='} j3",
                           Parameters(box, _cross_case(label, shape), log=log, relaxed=F_RELAXED,
                                      integers=("k", "t"), max_boxes=max_boxes, profiles=profiles,
-                                     seconds=seconds)))
+                                     symbolic_boxes=symbolic_boxes)))
     return Cases(tuple(parts), profiles=profiles, relaxed=F_RELAXED)

@@ -169,3 +169,21 @@ def test_a_factor_of_a_denominator_must_be_proved_nonzero():
         y = xp.asarray(case["a"])
         return ge(1 / (y - 1) ** 2, 0.0, xp)  # holds where defined; a = 1 is a pole inside the box
     assert cs.run(evaluate, dict, {"a": (0.5, 2.0)}).status != "certified"
+
+
+def test_a_sum_that_cancels_to_first_order_factors_through_expm1():
+    """(t - 1)(1 - n^-a) + (t/n)(n^a - 1), n = k t, expanded: every term pairs with an opposite one at
+    exponent distance +-a log n, so it is expm1(a log n) times a bracket positive on the box."""
+    n = k * t
+    expr = sympy.expand(t - t / n + t * n ** (a - 1) - t * n ** (-a) + n ** (-a) - 1)
+    whole = {"k": (3.0, 1e14), "t": (2.0, 1e14), "a": (1e-12, 0.1)}
+    sign, bracket = cs.common_expm1(expr, whole, log=("k", "t", "a"))
+    assert sign == 1
+    for f, _ in cs.sign_factors(bracket, whole, log=("k", "t", "a")):
+        assert cs.prove_factor(f, whole, 1, True, ("k", "t", "a"), 200).status == "certified"
+    rng = random.Random(2)
+    for _ in range(10):
+        point = {s: sympy.Float(10 ** rng.uniform(np.log10(lo), np.log10(hi)), 40)
+                 for s, (lo, hi) in zip((k, t, a), whole.values())}
+        lhs, rhs = expr.subs(point), (sympy.exp(a * sympy.log(n)) - 1).subs(point) * bracket.subs(point)
+        assert abs(sympy.N(lhs - rhs, 40)) <= 1e-30 * abs(sympy.N(lhs, 40))
