@@ -24,10 +24,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import sympy
+from sympy.polys.polyfuncs import horner
 
 from flint import arb
 
-from .endpoints import Iv, compile_iv, expm1, of_box
+from .endpoints import Iv, compile_iv, expm1, exprel, of_box
 from .interval import ARB, BranchesOnData, Undecided
 from .symbolic import PREC, SYM, Exact, const
 
@@ -277,7 +278,9 @@ def _transcendental(expr) -> bool:
 
 def forms(expr, whole: dict, log: tuple, max_terms: int = 10) -> list:
     """Forms with the sign of ``expr`` on ``whole``: itself; a polynomial shifted to the box's lower
-    corner (x = lo + x', x' >= 0: positive coefficients show positivity); its :class:`ExpSum`, that sum
+    corner (x = lo + x', x' >= 0: positive coefficients show positivity) and in Horner form over its widest
+    ranges first (one occurrence of each: what monotonicity fixes, the interval then sees exactly); its
+    :class:`ExpSum`, that sum
     divided by each of its terms exp(E_j), and its terms paired (:func:`pairs`)."""
     out = [Form(expr)]
     names = {s.name: s for s in expr.free_symbols}
@@ -285,6 +288,8 @@ def forms(expr, whole: dict, log: tuple, max_terms: int = 10) -> list:
         shift = {n: whole[n][0] for n in names}
         primed = {s: whole[n][0] + sympy.Symbol(f"{n}_shift", nonnegative=True) for n, s in names.items()}
         out.append(Form(sympy.expand(expr.subs(primed)), shift=shift))
+        widest = sorted(names, key=lambda n: -_decades(*whole[n]))  # Horner in the widest ranges first
+        out.append(Form(sympy.factor_terms(horner(sympy.expand(expr), *(names[n] for n in widest)))))
     if not _transcendental(expr):
         return out
     es = ExpSum(expr, whole, log)
@@ -295,9 +300,13 @@ def forms(expr, whole: dict, log: tuple, max_terms: int = 10) -> list:
             out.append(Form(sympy.Add(*(c * sympy.exp(tidy(e - ej)) for c, e in parts)), logs=es.logs))
         matched, rest = pairs(parts, es.ivs)
         if matched:
+            unpaired = [c * sympy.exp(tidy(e)) for c, e in rest]
             out.append(Form(sympy.Add(*(sympy.exp(tidy(ej)) * (ci * expm1(tidy(ei - ej)) + ci + cj)
-                                        for ci, ei, cj, ej in matched), *(c * sympy.exp(tidy(e)) for c, e in rest)),
-                            logs=es.logs))
+                                        for ci, ei, cj, ej in matched), *unpaired), logs=es.logs))
+            # expm1(x) = x exprel(x): a small factor common to every difference (a in a log n) comes out
+            out.append(Form(sympy.factor_terms(sympy.Add(*(
+                sympy.exp(tidy(ej)) * (ci * tidy(ei - ej) * exprel(tidy(ei - ej)) + ci + cj)
+                for ci, ei, cj, ej in matched), *unpaired)), logs=es.logs))
     return out
 
 
@@ -349,6 +358,11 @@ def common_expm1(expr, whole: dict, log: tuple):
     with ARB(PREC).context():
         sign = compile_iv(delta)(es.ivs).definite()
     return (sign, es.back(sympy.Add(*bracket))) if sign else None
+
+
+def _decades(lo, hi):
+    """How wide a range is: decades for a positive one, else its length."""
+    return math.log10(hi / lo) if lo > 0 else hi - lo
 
 
 def _width(k, lo, hi, whole, log):

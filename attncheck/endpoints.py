@@ -94,6 +94,7 @@ class Iv:
     def log(self): return self.monotone(arb.log, arb(0), strict_lo=True)
     def log1p(self): return self.monotone(arb.log1p, arb(-1), strict_lo=True)
     def sqrt(self): return self.monotone(arb.sqrt, arb(0))
+    def exprel(self): return self.monotone(_exprel)
 
     def __abs__(self):
         if self.lo >= 0:
@@ -133,6 +134,19 @@ class expm1(sympy.Function):
 
     def fdiff(self, argindex=1):
         return sympy.exp(self.args[0])
+
+
+def _exprel(x: arb) -> arb:
+    return arb(1) if x == 0 else x.expm1() / x
+
+
+class exprel(sympy.Function):
+    """(exp(x) - 1) / x (1 at x = 0), increasing and positive: expm1(x) = x exprel(x) keeps a small factor x
+    of every term in view, so sums of such terms can be divided by it."""
+
+    def fdiff(self, argindex=1):
+        x = self.args[0]
+        return (sympy.exp(x) * (x - 1) + 1) / x ** 2
 
 
 def iv(v) -> Iv:
@@ -186,7 +200,7 @@ def compile_iv(expr) -> Callable[[dict], Iv]:
             return lambda v: base(v).sqrt().reciprocal()
         power = args[1]
         return lambda v: (power(v) * base(v).log()).exp()
-    unary = {sympy.exp: Iv.exp, sympy.log: Iv.log, sympy.Abs: Iv.__abs__, expm1: Iv.expm1}
+    unary = {sympy.exp: Iv.exp, sympy.log: Iv.log, sympy.Abs: Iv.__abs__, expm1: Iv.expm1, exprel: Iv.exprel}
     if expr.func in unary and len(args) == 1:
         f, g = unary[expr.func], args[0]
         return lambda v: f(g(v))
