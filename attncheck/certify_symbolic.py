@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 import sympy
@@ -161,36 +162,49 @@ FACTOR_OPS = 200
 """Largest numerator or denominator (in SymPy operations) that :func:`sign_factors` factors."""
 
 
-def sign_factors(expr, box: dict, depth: int = 0, below: bool = False, log: tuple = ()) -> list:
-    """(factor, in a denominator) pairs whose signs multiply to the sign of ``expr`` on ``box`` (factors
-    positive on the whole box dropped): numerator and denominator, their factors, log X as X - 1, a sum
-    of logs sum r_i log X_i as prod X_i^{r_i} - 1, a sum of exponentials that is expm1(delta) times a
-    bracket (:func:`common_expm1`; ``log``: the power-law names) as the bracket. A factor of a
-    denominator must be proved nonzero."""
+class SignFactor(NamedTuple):
+    """A factor of a slack: ``under`` a denominator (must be nonzero), ``absolute`` (inside |.|: only its
+    being nonzero matters, its sign counts as +1)."""
+
+    expr: object
+    under: bool = False
+    absolute: bool = False
+
+
+def sign_factors(expr, box: dict, depth: int = 0, below: bool = False, log: tuple = (),
+                 absolute: bool = False) -> list:
+    """:class:`SignFactor` s whose signs multiply to the sign of ``expr`` on ``box`` (factors positive on the
+    whole box dropped): numerator and denominator, their factors, log X as X - 1, a sum of logs
+    sum r_i log X_i as prod X_i^{r_i} - 1, |X| as X (absolute), a sum of exponentials that is expm1(delta)
+    times a bracket (:func:`common_expm1`; ``log``: the power-law names) as the bracket."""
     ivs = of_box(box)
     out = []
+
+    def deeper(e, under, absolute=absolute):
+        return sign_factors(e, box, depth + 1, under, log, absolute)
+
     for part, under in zip(sympy.fraction(sympy.together(expr)), (below, True)):
-        if sympy.count_ops(part) <= FACTOR_OPS:
-            part = sympy.factor(part)  # over the generators it holds (symbols, exp(.), log(.))
+        if sympy.count_ops(part) <= FACTOR_OPS and not any(isinstance(g.args[0], sympy.Add)
+                                                           for g in part.atoms(sympy.log)):
+            part = sympy.factor(part)  # over its generators (symbols, exp(.), log of products); log(sum) kept
         for f in sympy.Mul.make_args(sympy.factor_terms(part)):
             if (f.is_number and f.is_positive) or isinstance(f, sympy.exp) or _positive(f, ivs):
                 continue
             base, e = f.as_base_exp()
-            combined = _log_sum(f, box, depth) if isinstance(f, sympy.Add) and f.has(sympy.log) and depth < 4 \
-                else None
-            split = common_expm1(f, box, log) if depth < 4 and isinstance(f, sympy.Add) else None
             if depth >= 4:
-                out.append((f, under))
+                out.append(SignFactor(f, under, absolute))
+            elif isinstance(f, sympy.Abs):
+                out += deeper(f.args[0], under, absolute=True)
             elif isinstance(f, sympy.log) and _positive_on(f.args[0], box, depth):  # sign(log X) = sign(X - 1)
-                out += sign_factors(f.args[0] - 1, box, depth + 1, under, log)
-            elif combined is not None:
-                out += sign_factors(combined, box, depth + 1, under, log)
+                out += deeper(f.args[0] - 1, under)
             elif e.is_Integer and e > 1 and int(e) % 2 == 1:
-                out += sign_factors(base, box, depth + 1, under, log)
-            elif split is not None:
-                out += [(sympy.Integer(-1), under)] * (split[0] < 0) + sign_factors(split[1], box, depth + 1, under, log)
+                out += deeper(base, under)
+            elif isinstance(f, sympy.Add) and f.has(sympy.log) and (combined := _log_sum(f, box, depth)) is not None:
+                out += deeper(combined, under)
+            elif isinstance(f, sympy.Add) and (split := common_expm1(f, box, log)) is not None:
+                out += [SignFactor(sympy.Integer(-1), under, absolute)] * (split[0] < 0) + deeper(split[1], under)
             else:
-                out.append((f, under))
+                out.append(SignFactor(f, under, absolute))
     return out
 
 
@@ -467,8 +481,10 @@ def prove_inequality(slack, box: dict, log: tuple, max_boxes: int) -> Result:
         factors = sign_factors(v, free, log=log)
         boxes += 1  # the whole box, on which the dropped factors were shown positive
         sign = 1
-        for f, under in factors:
+        for f, under, absolute in factors:
             key = (f, bool(strict) or under)
+            if absolute and not key[1]:
+                continue  # |X| >= 0 always: a non-strict slack needs nothing of it
             if key not in done:
                 centre = value_at(f, _centre(free))
                 sigma = centre.definite() or 1  # the sign to prove: the centre's
@@ -481,7 +497,7 @@ def prove_inequality(slack, box: dict, log: tuple, max_boxes: int) -> Result:
                     return out
                 done[key] = sigma
                 leaves.append(str(f)[:80])
-            sign *= done[key]
+            sign *= 1 if absolute else done[key]
         if sign != 1:
             return Result("refuted", boxes, depth, point={k: (lo + hi) / 2 for k, (lo, hi) in free.items()},
                           detail=f"element {i}: the slack's factors have a negative sign on the whole box")

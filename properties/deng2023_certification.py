@@ -3,23 +3,24 @@
 Each constant is an :class:`attncheck.certify_params.Ineligible`: the claim keeps its sampled verdict
 and the report states the reason. :func:`grouped` certifies a Definition D.1 claim (identity or
 inequality) over its full parameter ranges, one box per class structure
-(:class:`attncheck.certify_params.Cases`); :func:`cross` does the same for Definition F.1.
+(:class:`attncheck.certify_params.Cases`); :func:`cross` does the same for Definition F.1 and
+:func:`section_e` for the Section E datasets.
 """
+import math
 from dataclasses import dataclass
 
 import mpmath
+import numpy as np
+import sympy
 
 from attncheck.certify_params import Cases, Ineligible, Parameters
 from attncheck.data.attention import SelfAttentionParams
 from attncheck.models.class_attention import definition_d1 as sa
 from attncheck.strategies import self_attention as sas
+from attncheck.models.class_attention.section_e import ClassModel
+from attncheck.strategies.attention import FIRST, LAST, OWN, R3, REST, SelfAttentionCase
 from attncheck.strategies.cross_attention import CrossCase
 
-SECTION_E_CLASSES = Ineligible(
-    "integer structure",
-    "the Section E row-class evaluator (attncheck.models.class_attention.section_e.ClassModel) takes n as an integer "
-    "(float(model.n)) and its multiplicities t - 1, n - t, (d-4) t as int64 arrays, dropped when 0; Definition D.1's "
-    "grouped evaluator (definition_d1.Relaxed) takes them as backend values, Section E's does not yet")
 DENSE = Ineligible(
     "integer structure",
     "a statement about the dense n x d matrices of the builder (which entries are nonzero, how many per column)")
@@ -169,3 +170,90 @@ def cross(label: int, pair: str | None = None, min_d: int = 2, profiles=("deep",
                                      integers=("k", "t"), max_boxes=max_boxes, profiles=profiles,
                                      symbolic_boxes=symbolic_boxes)))
     return Cases(tuple(parts), profiles=profiles, relaxed=F_RELAXED)
+
+
+# ---- Section E relaxed: the row orbits with k = d - 2 and t as reals, one box per class structure ------
+
+E_B_RANGE = (0.1, math.sqrt(0.99))
+"""b in [0.1, sqrt(0.99)] (c = sqrt(1 - b^2) >= 0.1), the range the Section E claims draw."""
+E_K_SAMPLED = 40
+"""The sampled evaluator (SelfAttentionCase.classes) builds one column per dataset column: d - 2 <= 40."""
+E_RELAXED = ("k = d - 2 and t = n/(d-2) relaxed to reals, n = k t, c = sqrt(1 - b^2): the row-orbit evaluator "
+             "(SelfAttentionCase.orbits: queries j3 / j3's residue / another residue, keys j3 / j3's residue / the "
+             "row's own residue / the d - 4 others, five column roles) is analytic in the counts 1, t - 1, t, "
+             "(k-1) t, (k-2) t and the width k - 2 within one structure; the structures (t = 1 or t >= 2; k = 1, 2 "
+             "or >= 3) are separate boxes. The box reaches d - 2 up to 5 10^14, beyond the sampled d - 2 <= 40; a "
+             "counterexample is re-checked on the sampled evaluator where d - 2 <= 40, on the orbit forms in mpmath "
+             "beyond")
+
+
+@dataclass(frozen=True)
+class RelaxedE:
+    """A Section E dataset (D_1, b^2 + c^2 = 1) with k = d - 2 and t as values, for one class structure."""
+
+    k: object
+    t: object
+    a: object
+    b: object
+    c: object
+    X: str
+    k_class: int
+    same: bool
+
+    @property
+    def n(self):
+        return self.k * self.t
+
+    def x_matrix(self, size: int) -> np.ndarray:
+        return np.eye(size) if self.X == "identity" else np.ones((size, size))
+
+    def classes(self) -> ClassModel:
+        """The row orbits present in this structure, counts as values (SelfAttentionCase.orbits' layout)."""
+        k, t = self.k, self.t
+        cols = [FIRST, R3] + [OWN] * (self.k_class >= 2) + [REST] * (self.k_class >= 3) + [LAST]
+        coef = {FIRST: self.a, R3: self.b, OWN: self.b, REST: self.b, LAST: self.c}
+
+        def row(col, special=False):
+            return [coef[c] if c in (col, LAST) or (special and c == FIRST) else 0 for c in cols]
+
+        keys = [(row(R3, True), 1), (row(R3), t - 1), (row(OWN), t), (row(REST), (k - 2) * t)]
+        queries = [(row(R3, True), 1), (row(R3), t - 1), (row(OWN), (k - 1) * t)]
+        present = [True, self.same, self.k_class >= 2, self.k_class >= 3]
+        keys = [kc for kc, p in zip(keys, present) if p]
+        queries = [q for q, p in zip(queries, present[:3]) if p]
+        widths = {FIRST: 1, R3: 1, OWN: 1, REST: k - 2, LAST: 1}
+
+        def arr(v):
+            return np.array(v, dtype=object)
+        return ClassModel(arr([r for r, _ in queries]), arr([m for _, m in queries]), arr([r for r, _ in keys]),
+                          arr([m for _, m in keys]), arr([widths[c] for c in cols]), cols.index(R3),
+                          np.array([i for i, c in enumerate(cols) if c in (R3, OWN, REST)]), self.n)
+
+
+def _e_case(X, k_class, same):
+    def build(v):
+        k, t, a, b = v["k"], v["t"], v["a"], v["b"]
+        if all(isinstance(x, (int, float)) for x in v.values()):  # an integer point (the re-check)
+            c = math.sqrt(1.0 - b * b)
+            if int(k) <= E_K_SAMPLED:  # the sampled evaluator itself
+                return SelfAttentionCase(int(k) * int(t), int(k) + 2, a, b, c, 0, "sum_of_squares", X)
+            k, t, a, b, c = (mpmath.mpf(x) for x in (int(k), int(t), a, b, c))  # the orbit forms in mpmath
+        else:
+            c = sympy.sqrt(1 - b ** 2) if isinstance(b, sympy.Basic) else (1 - b * b) ** 0.5
+        return RelaxedE(k, t, a, b, c, X, k_class, same)
+    return build
+
+
+def section_e(X: str, a_range=(1.0, 100.0), min_k: int = 1, profiles=("deep",), max_boxes=600,
+              symbolic_boxes=1000) -> Cases:
+    """Every class structure of a Section E dataset with d - 2 >= min_k, over a in ``a_range`` and b."""
+    parts = []
+    for name, k_class, same, k_range, t_range in STRUCTURES:
+        if k_range[1] < min_k:
+            continue
+        box = {"k": k_range, "t": t_range, "a": a_range, "b": E_B_RANGE}
+        log = tuple(x for x in ("k", "t", "a") if box[x][0] < box[x][1])
+        parts.append((name, Parameters(box, _e_case(X, k_class, same), log=log, relaxed=E_RELAXED,
+                                       integers=("k", "t"), max_boxes=max_boxes, profiles=profiles,
+                                       symbolic_boxes=symbolic_boxes)))
+    return Cases(tuple(parts), profiles=profiles, relaxed=E_RELAXED)
