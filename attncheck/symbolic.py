@@ -18,7 +18,7 @@ import numpy as np
 import sympy
 
 from .endpoints import compile_iv, of_box
-from .interval import ARB, Undecided
+from .interval import ARB, ObjectXP, Undecided, as_scalar
 from .precision import Slack
 
 
@@ -65,25 +65,21 @@ def _ufunc(f):
     return np.frompyfunc(lambda v: f(const(v)), 1, 1)
 
 
-def _result(out):
-    if isinstance(out, np.ndarray) and out.ndim == 0:
-        return out[()]
-    return out
-
-
 @dataclass
 class Exact(Slack):
     """An identity on the symbolic backend: holds iff every element of ``value`` (lhs - rhs) is zero."""
 
 
-class SYM:
-    """SymPy backend on numpy object arrays of expressions."""
+class SYM(ObjectXP):
+    """SymPy backend on numpy object arrays of expressions; ``box`` decides comparisons the symbols'
+    assumptions leave open."""
 
     name = "sympy"
+    scalar = sympy.Basic
     _exp, _log, _sqrt, _abs = _ufunc(sympy.exp), _ufunc(sympy.log), _ufunc(sympy.sqrt), _ufunc(sympy.Abs)
     _log1p = _ufunc(lambda v: sympy.log(1 + v))
     _expm1 = _ufunc(lambda v: sympy.exp(v) - 1)
-    _const = np.frompyfunc(const, 1, 1)
+    _convert = np.frompyfunc(const, 1, 1)
 
     def __init__(self, box: dict | None = None):
         self.box = box or {}
@@ -98,32 +94,9 @@ class SYM:
             raise Undecided(f"cannot order {a} and {b} on the box")
         return a if (s >= 0) == larger else b
 
-    def exp(self, a): return _result(self._exp(a))
-    def log(self, a): return _result(self._log(a))
-    def log1p(self, a): return _result(self._log1p(a))
-    def expm1(self, a): return _result(self._expm1(a))
-    def sqrt(self, a): return _result(self._sqrt(a))
-    def abs(self, a): return _result(self._abs(a))
-    def maximum(self, a, b): return _result(self._max(a, b))
-    def minimum(self, a, b): return _result(self._min(a, b))
-
-    def asarray(self, a):
-        if isinstance(a, sympy.Basic):
-            return a
-        arr = np.asarray(a, dtype=object)
-        return _result(self._const(arr)) if arr.size else arr
-
-    @staticmethod
-    def where(cond, a, b):
-        return _result(np.where(np.asarray(cond, dtype=bool), a, b))
-
-    @staticmethod
-    def sum(a, axis=None):
-        return _result(np.sum(np.asarray(a, dtype=object), axis=axis))
-
     def logsumexp(self, a, axis=-1):
         a = np.asarray(a, dtype=object)
-        return _result(self.log(np.sum(self.exp(a), axis=axis)))
+        return as_scalar(self.log(np.sum(self.exp(a), axis=axis)))
 
     @staticmethod
     def to_float(a):
@@ -133,4 +106,4 @@ class SYM:
     def close(lhs, rhs, rtol: float, atol: float = 0.0) -> Exact:
         """The identity lhs == rhs itself (the tolerance is a float64 matter, not the claim's)."""
         diff = np.asarray(lhs, dtype=object) - np.asarray(rhs, dtype=object)
-        return Exact(_result(diff), 1, False)
+        return Exact(as_scalar(diff), 1, False)
