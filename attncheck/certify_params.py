@@ -31,7 +31,6 @@ import mpmath
 import numpy as np
 from flint import arb
 
-from . import certify_symbolic
 from .interval import ARB, Ball, BranchesOnData, Undecided
 from .precision import MP, _sign_mp
 
@@ -227,6 +226,8 @@ def recheck(evaluate, params: Parameters, point: dict, dps: int = 50) -> dict | 
 def run(evaluate, params: Parameters) -> Outcome:
     """The symbolic route (:mod:`attncheck.certify_symbolic`), then, unless it certified or refuted,
     branch and bound of ``evaluate(case, xp) -> Slack`` on arb balls over the whole declared box."""
+    from . import certify_symbolic  # SymPy loads (seconds) only where a certification runs
+
     start = time.perf_counter()
     sym = certify_symbolic.run(evaluate, params.case, params.box, params.log, params.symbolic_boxes)
     if sym.status == "certified":

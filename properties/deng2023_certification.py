@@ -21,6 +21,11 @@ from attncheck.models.class_attention.section_e import ClassModel
 from attncheck.strategies.attention import FIRST, LAST, OWN, R3, REST, SelfAttentionCase
 from attncheck.strategies.cross_attention import CrossCase
 
+LARGEST_COLUMN = Ineligible(
+    "evaluator branches on data",
+    "picks the column i0 with the largest c_exp by Python comparisons (max, _rest_of_columns): it does not run "
+    "on symbols, and on balls the choice is undecided wherever two columns' c are close (600 boxes per structure "
+    "settle about 65% of the t = 1 boxes)")
 DENSE = Ineligible(
     "integer structure",
     "a statement about the dense n x d matrices of the builder (which entries are nonzero, how many per column)")
@@ -152,14 +157,11 @@ def _cross_case(label, shape):
     return build
 
 
-def cross(label: int, pair: str | None = None, min_d: int = 2, profiles=("deep",), max_boxes=600,
-          symbolic_boxes=1000) -> Cases:
-    """Every structure of Definition F.1 with d >= min_d and the claim's j2, j3 (``pair``: equal, distinct
-    or either), over a0 and a1 (both are parameters of every Appendix F case)."""
+def cross(label: int, pair: str | None = None, profiles=("deep",), max_boxes=600, symbolic_boxes=1000) -> Cases:
+    """Every structure of Definition F.1 with the claim's j2, j3 (``pair``: equal, distinct or either), over
+    a0 and a1 (both are parameters of every Appendix F case)."""
     parts = []
     for name, k_range, t_range, (n, d) in F_STRUCTURES:
-        if k_range[1] + 1 < min_d:
-            continue
         for how in ([pair] if pair else ("equal", "distinct")):
             j2, j3 = F_PAIRS[how]
             shape = CrossCase(n, d, label, 0.05, 2.0, j2, j3)

@@ -24,7 +24,7 @@ from attncheck.engine.series import grid
 from attncheck.models.class_attention import definition_f1 as cm
 from attncheck.strategies import in_interval, m_large, m_smallest
 from attncheck.strategies.cross_attention import cross_case, pair_case
-from deng2023_certification import DENSE, cross
+from deng2023_certification import DENSE, LARGEST_COLUMN, cross
 
 SIZES = {"quick": [2, 12, 360, 10**4, 10**6, 10**9],
          "deep": [2, 3, 4, 6, 12, 60, 360, 5040, 10**4, 10**5, 10**6, 10**8, 10**9, 10**12, 10**15]}
@@ -490,7 +490,7 @@ def lemma_f3_part_1(case, xp):
        domain=lambda n: cross_case(n, 1), path=SIZES,
        interpretation=dict(EXACT, parts="the first bullet is split: -one is existence (the largest c over "
                                         "i0 in {2..d} is >= 1/2), -only is uniqueness (every other i0 has c < 1/2)"),
-       certify=cross(1))
+       certify=LARGEST_COLUMN)
 def lemma_f3_part_2_one(case, xp):
     c = _c_exp(case, xp).c[cm.QUERY_J2]
     return ge(max(c[G] for G in cm.present_groups(case.shape.d, COLUMN["i0 in {2..d}"])), 0.5, xp)
@@ -503,7 +503,7 @@ TWO_REST = dict(EXACT, rest="'the rest of i0': the columns i0 in {2..d} other th
 @claim("deng2023/lemma-f.3/part-2-only", kind="inequality", source=_source("Lemma F.3", "Part 2, first bullet"),
        statement=F3 + r"j_0 = j_2: \text{there is only one } i_0 \in \{2,\dots,d\} \text{ with } "
                       r"c_{\exp}(\mathsf{A},x)_{j_0,i_0} \ge 1/2 \text{ (uniqueness)}",
-       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, interpretation=TWO_REST, certify=cross(1, min_d=3))
+       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, interpretation=TWO_REST, certify=LARGEST_COLUMN)
 def lemma_f3_part_2_only(case, xp):
     c = _c_exp(case, xp).c[cm.QUERY_J2]
     return lt(c[_rest_of_columns(c, case.shape.d)], 0.5, xp)
@@ -511,7 +511,7 @@ def lemma_f3_part_2_only(case, xp):
 
 @claim("deng2023/lemma-f.3/part-2-rest", kind="inequality", source=_source("Lemma F.3", "Part 2, second bullet"),
        statement=F3 + r"j_0 = j_2: \text{for the rest of } i_0, c_{\exp}(\mathsf{A},x)_{j_0,i_0} \le t/n",
-       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, interpretation=TWO_REST, certify=cross(1, min_d=3))
+       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, interpretation=TWO_REST, certify=LARGEST_COLUMN)
 def lemma_f3_part_2_rest(case, xp):
     c = _c_exp(case, xp).c[cm.QUERY_J2]
     rest = _rest_of_columns(c, case.shape.d)
