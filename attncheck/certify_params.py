@@ -242,7 +242,7 @@ def run(evaluate, params: Parameters) -> Outcome:
                            dict(found, found_by=f"{sym.route}, re-checked in mpmath"), sym.route,
                            detail=sym.detail)
         said = f"{sym.detail[:300]}, but the claim held in mpmath at {point}"
-    out = _interval(evaluate, params)
+    out = run_balls(evaluate, params)
     out.seconds = time.perf_counter() - start
     out.detail = "; ".join(x for x in (out.detail, f"symbolic route: {said}") if x)
     return out
@@ -257,7 +257,7 @@ def _integer_point(point: dict, params: Parameters) -> dict:
     return out
 
 
-def _interval(evaluate, params: Parameters) -> Outcome:
+def run_balls(evaluate, params: Parameters) -> Outcome:
     """Branch and bound of ``evaluate(case, xp) -> Slack`` on arb balls over the whole declared box."""
     xp = ARB(params.prec)
     route = f"interval (arb balls, {params.prec} bits, the claim's own evaluator)"

@@ -139,3 +139,12 @@ def test_cases_are_certified_only_when_every_structure_is():
     out = certify_params.run_cases(evaluate, bad)
     assert out.status == "refuted" and abs(out.counterexample["point"]["x"]) < 0.1
     assert "shift 1: certified" in out.detail and "shift -0.01: refuted" in out.detail
+
+
+@pytest.mark.parametrize("cid", ["planted/certify-own/bound-false-on-1e-6", "planted/certify-own/identity-off-by-1e-14"])
+def test_the_ball_route_alone_refutes_the_planted_false_claims(cid):
+    """The symbolic route runs first; without it the arb-ball branch and bound refutes the same claims."""
+    c = PLANTED_CERTIFY.get(cid)
+    out = certify_params.run_balls(c.evaluate, c.certify)
+    assert out.status == "refuted" and "interval" in out.counterexample["found_by"]
+    assert mpmath.mpf(out.counterexample["slack"]) < 0
