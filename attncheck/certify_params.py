@@ -13,6 +13,10 @@ whole box:
   :class:`~attncheck.interval.Undecided`, or a slack ball straddles 0) is bisected along
   its widest side (geometrically for the ``log`` parameters), up to ``max_boxes``.
 
+Before the ball route, the symbolic route (:mod:`attncheck.certify_symbolic`) runs the same evaluator
+on SymPy symbols: identities proved exactly, inequalities by sign factors on inf-sup intervals; a point
+it finds is refuted only after the same mpmath re-check. The evidence names the route that decided.
+
 A claim that cannot be certified declares ``certify=Ineligible(reason)``.
 """
 from __future__ import annotations
@@ -46,6 +50,7 @@ class Parameters:
     max_boxes: int = 4000
     prec: int = 128
     profiles: tuple = ("deep",)  # profiles that run it (a few seconds per claim: deep only by default)
+    symbolic_boxes: int = 4000  # the symbolic route's boxes per sign factor (a count: machine-independent)
 
     def __post_init__(self):
         for name, (lo, hi) in self.box.items():
@@ -219,7 +224,41 @@ def recheck(evaluate, params: Parameters, point: dict, dps: int = 50) -> dict | 
 
 
 def run(evaluate, params: Parameters) -> Outcome:
-    """Branch and bound of ``evaluate(case, xp) -> Slack`` over the whole declared box."""
+    """The symbolic route (:mod:`attncheck.certify_symbolic`), then, unless it certified or refuted,
+    branch and bound of ``evaluate(case, xp) -> Slack`` on arb balls over the whole declared box."""
+    from . import certify_symbolic  # SymPy loads (seconds) only where a certification runs
+
+    start = time.perf_counter()
+    sym = certify_symbolic.run(evaluate, params.case, params.box, params.log, params.symbolic_boxes)
+    if sym.status == "certified":
+        return Outcome("certified", sym.boxes, sym.depth, time.perf_counter() - start, 1.0, route=sym.route,
+                       detail=sym.detail)
+    said = f"{sym.status} ({sym.detail[:300]})"
+    if sym.status == "refuted" and sym.point is not None:
+        point = _integer_point({**{k: lo for k, (lo, _) in params.box.items()}, **sym.point}, params)
+        found = recheck(evaluate, params, point)
+        if found is not None:
+            return Outcome("refuted", sym.boxes, sym.depth, time.perf_counter() - start, sym.fraction,
+                           dict(found, found_by=f"{sym.route}, re-checked in mpmath"), sym.route,
+                           detail=sym.detail)
+        said = f"{sym.detail[:300]}, but the claim held in mpmath at {point}"
+    out = run_balls(evaluate, params)
+    out.seconds = time.perf_counter() - start
+    out.detail = "; ".join(x for x in (out.detail, f"symbolic route: {said}") if x)
+    return out
+
+
+def _integer_point(point: dict, params: Parameters) -> dict:
+    """``point`` with its integer names rounded to the nearest integer inside the box."""
+    out = dict(point)
+    for k in params.integers:
+        lo, hi = params.box[k]
+        out[k] = min(max(round(out[k]), math.ceil(lo)), math.floor(hi))
+    return out
+
+
+def run_balls(evaluate, params: Parameters) -> Outcome:
+    """Branch and bound of ``evaluate(case, xp) -> Slack`` on arb balls over the whole declared box."""
     xp = ARB(params.prec)
     route = f"interval (arb balls, {params.prec} bits, the claim's own evaluator)"
     start = time.perf_counter()
@@ -246,9 +285,10 @@ def run_cases(evaluate, cases: Cases) -> Outcome:
         else "incomplete"
     share = sum(o.certified_fraction for _, o in outs) / len(cases.parts)
     detail = "; ".join(f"{label}: {o.status} ({o.boxes} boxes, {o.certified_fraction:.3g})" for label, o in outs)
+    routes = "; ".join(dict.fromkeys(o.route for _, o in outs))
     return Outcome(status, sum(o.boxes for _, o in outs), max(o.depth for _, o in outs),
                    sum(o.seconds for _, o in outs), share, worst.counterexample if worst else None,
-                   outs[0][1].route, worst.reason if worst else "", detail)
+                   routes, worst.reason if worst else "", detail)
 
 
 def _midpoint(box: dict, params: Parameters) -> dict | None:

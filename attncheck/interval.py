@@ -151,21 +151,53 @@ def _min(a, b):
     return Ball(a.x.min(b.x))
 
 
-def _result(out):
-    """0-d object arrays back to a Ball, so scalars stay scalars as in float64."""
+def as_scalar(out):
+    """0-d object arrays back to their one element, so scalars stay scalars as in float64."""
     if isinstance(out, np.ndarray) and out.ndim == 0:
         return out[()]
     return out
 
 
-class ARB:
+class ObjectXP:
+    """An ``xp`` on numpy object arrays of one scalar type (balls, SymPy expressions): element-wise
+    functions from the subclass's ufuncs ``_exp``, ``_log``, ..., ``_max``, ``_min``, ``_convert``."""
+
+    scalar: type = object
+
+    def exp(self, a): return as_scalar(self._exp(a))
+    def log(self, a): return as_scalar(self._log(a))
+    def log1p(self, a): return as_scalar(self._log1p(a))
+    def expm1(self, a): return as_scalar(self._expm1(a))
+    def sqrt(self, a): return as_scalar(self._sqrt(a))
+    def abs(self, a): return as_scalar(self._abs(a))
+    def maximum(self, a, b): return as_scalar(self._max(a, b))
+    def minimum(self, a, b): return as_scalar(self._min(a, b))
+
+    def asarray(self, a):
+        if isinstance(a, self.scalar):
+            return a
+        arr = np.asarray(a, dtype=object)
+        return as_scalar(self._convert(arr)) if arr.size else arr
+
+    @staticmethod
+    def where(cond, a, b):
+        """Element-wise choice; ``cond`` must be decided (a comparison of undecided values raises)."""
+        return as_scalar(np.where(np.asarray(cond, dtype=bool), a, b))
+
+    @staticmethod
+    def sum(a, axis=None):
+        return as_scalar(np.sum(np.asarray(a, dtype=object), axis=axis))
+
+
+class ARB(ObjectXP):
     """arb ball backend on numpy object arrays of :class:`Ball`; use inside ``context()``."""
 
     name = "arb"
+    scalar = Ball
     _exp, _log, _log1p, _expm1, _sqrt = (_unary(f) for f in ("exp", "log", "log1p", "expm1", "sqrt"))
     _abs = np.frompyfunc(lambda v: abs(Ball(v)), 1, 1)
-    _maxf, _minf = np.frompyfunc(_max, 2, 1), np.frompyfunc(_min, 2, 1)
-    _ball = np.frompyfunc(Ball, 1, 1)
+    _max, _min = np.frompyfunc(_max, 2, 1), np.frompyfunc(_min, 2, 1)
+    _convert = np.frompyfunc(Ball, 1, 1)
 
     def __init__(self, prec: int = 128):
         self.prec = int(prec)
@@ -180,36 +212,12 @@ class ARB:
         finally:
             ctx.prec = old
 
-    def exp(self, a): return _result(self._exp(a))
-    def log(self, a): return _result(self._log(a))
-    def log1p(self, a): return _result(self._log1p(a))
-    def expm1(self, a): return _result(self._expm1(a))
-    def sqrt(self, a): return _result(self._sqrt(a))
-    def abs(self, a): return _result(self._abs(a))
-    def maximum(self, a, b): return _result(self._maxf(a, b))
-    def minimum(self, a, b): return _result(self._minf(a, b))
-
-    def asarray(self, a):
-        if isinstance(a, Ball):
-            return a
-        arr = np.asarray(a, dtype=object)
-        return _result(self._ball(arr)) if arr.size else arr
-
-    @staticmethod
-    def where(cond, a, b):
-        """Element-wise choice; ``cond`` must be decided (a comparison of balls raises otherwise)."""
-        return _result(np.where(np.asarray(cond, dtype=bool), a, b))
-
-    @staticmethod
-    def sum(a, axis=None):
-        return _result(np.sum(np.asarray(a, dtype=object), axis=axis))
-
     def logsumexp(self, a, axis=-1):
         """log sum exp, with the largest upper end factored out (exact in ball arithmetic)."""
         a = np.asarray(a, dtype=object)
         top = np.max(np.frompyfunc(lambda v: Ball(Ball(v).x.upper()), 1, 1)(a), axis=axis, keepdims=True)
         out = self.log(np.sum(self._exp(a - top), axis=axis, keepdims=True)) + top
-        return _result(np.squeeze(out, axis=axis))
+        return as_scalar(np.squeeze(out, axis=axis))
 
     @staticmethod
     def to_float(a):

@@ -111,7 +111,7 @@ def key_evidence(rec: dict) -> str:
 
 
 def certification_line(cert: dict) -> str:
-    """The interval certification in one phrase: proved, partly proved, or why not."""
+    """The certification in one phrase: proved (and by which route), partly proved, or why not."""
     status = cert["status"]
     if status in ("not eligible", "not run"):
         return f"certification {status}: {cert['reason']}"
@@ -123,7 +123,7 @@ def certification_line(cert: dict) -> str:
     if status == "certified":
         return f"certified by {cert.get('route', 'interval arithmetic')} ({where})"
     if status == "refuted":
-        return f"refuted by interval branch and bound ({where})"
+        return f"refuted by {cert.get('route') or 'interval branch and bound'} ({where})"
     return f"certified on {_fmt(100 * cert['certified_fraction'])}% of the box ({where}; the sampled verdict stands)"
 
 

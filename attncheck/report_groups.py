@@ -33,12 +33,24 @@ def counts(records: list[dict]) -> dict[str, int]:
         out[column(r)] += 1
     return out
 
+def route_of(cert: dict) -> str:
+    """The route(s) that proved a certification: 'symbolic', 'symbolic-interval', 'interval' (joined by ' + '
+    when the class structures of one claim took different routes)."""
+    names = (part.split(" (")[0].strip() for part in str(cert.get("route", "interval")).split(";"))
+    return " + ".join(sorted({n for n in names if n}))
+
+
 def certification(records: list[dict]) -> dict[str, int]:
-    """Deterministic claims: how many are certified, declared eligible, and not eligible (by reason)."""
+    """Deterministic claims: how many are certified (in all, and by route), declared eligible, and not
+    eligible (by reason)."""
     det = [r for r in records if r["kind"] in ("identity", "inequality")]
     certs = [r["evidence"].get("certification") or {} for r in det]
     out = {"deterministic": len(det), "certified": sum(r["verdict"] == "CERTIFIED" for r in det),
            "eligible": sum(c.get("status") not in (None, "not eligible") for c in certs)}
+    for r, c in zip(det, certs):
+        if r["verdict"] == "CERTIFIED":
+            key = f"certified by {route_of(c)}"
+            out[key] = out.get(key, 0) + 1
     for c in certs:
         if c.get("status") == "not eligible":
             out[f"not eligible: {c['reason']}"] = out.get(f"not eligible: {c['reason']}", 0) + 1
@@ -48,8 +60,10 @@ def certification(records: list[dict]) -> dict[str, int]:
 
 def certification_text(records: list[dict]) -> str:
     c = certification(records)
+    routes = ", ".join(f"{v} {k[len('certified by '):]}" for k, v in c.items() if k.startswith("certified by "))
     rest = ", ".join(f"{v} {k}" for k, v in c.items() if k.startswith("not eligible") or k == "undeclared")
-    return (f"{c['certified']} of {c['eligible']} eligible deterministic claims CERTIFIED "
+    return (f"{c['certified']} of {c['eligible']} eligible deterministic claims CERTIFIED"
+            f"{' (' + routes + ')' if routes else ''} "
             f"({c['deterministic']} deterministic{'; ' + rest if rest else ''})")
 
 

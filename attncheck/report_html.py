@@ -114,7 +114,7 @@ def _headline(paper: str, recs: list[dict]) -> list[str]:
     out.append(f"<p>{len(recs)} claims by verdict (a probabilistic HOLDS is <i>confirmed</i> when every case's "
                "one-sided 95% lower bound reaches the claim, <i>not refuted</i> when an estimate falls short of it "
                "without significance):</p>" + _counts_table(g.counts(recs)))
-    out.append(f"<p>Interval certification: {e(g.certification_text(recs))}.</p>")
+    out.append(f"<p>Certification (proved over the declared box, not sampled): {e(g.certification_text(recs))}.</p>")
     fams = g.errata_families(recs)
     if fams:
         out.append(f"<p>{sum(len(f['parts']) for f in fams.values())} errata in {len(fams)} lemmas: " + ", ".join(

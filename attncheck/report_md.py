@@ -38,7 +38,9 @@ def summary(doc: dict, exps: dict | None) -> str:
                      + f" | {mains or '-'} |")
     lines += ["", "A probabilistic HOLDS is *confirmed* when every case's one-sided 95% lower bound reaches the "
               "claimed probability, *not refuted* when some estimate falls short of it without significance.", "",
-              "Interval certification (CERTIFIED: proved over the declared box by arb ball arithmetic):", "",
+              "Certification (CERTIFIED: proved over the declared box, not sampled: identities rewritten to 0 by SymPy "
+              "(symbolic), inequalities by sign factors on arb intervals (symbolic-interval) or by arb balls "
+              "(interval); each claim's evidence names its route):", "",
               *(f"- {paper}: {g.certification_text(recs)}" for paper, recs in papers.items()), "",
               "## Errata by lemma", ""]
     any_errata = False

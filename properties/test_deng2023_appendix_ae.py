@@ -23,9 +23,10 @@ import numpy as np
 
 from attncheck import F64, Erratum, Slack, claim, close, ge, le, lt
 from attncheck.models import attention as dense
-from attncheck.models.class_attention.section_e import c_exp, log_f_exp, log_u_exp
+from attncheck.models.class_attention.section_e import c_exp, log_f_exp, log_u_exp, n_value
 from attncheck.models.random_signs import rademacher_group_sums
-from deng2023_certification import INDEX_COUNTS, MANY_ENTRIES, SECTION_E_CLASSES, THRESHOLD
+from deng2023_certification import INDEX_COUNTS, MANY_ENTRIES, THRESHOLD
+from deng2023_certification import section_e as section_e_cases
 from attncheck.strategies.attention import (FIRST, OWN, REST, a_values, attention_inputs, scaled_case,
                                             self_attention_case)
 
@@ -273,14 +274,15 @@ definition_c_6 = _threshold_claim(
 # ---- Lemma E.1: u_exp and f_exp on D1 with QK^T = I_d ---------------------------------------------
 
 def _section_e_claim(cid, statement, source, check, *, kind="inequality", X="identity", x_note=QK_IDENTITY,
-                     a=a_values(1.0), k_min=1, erratum=None, extra=None):
-    """A deterministic Section E claim: check(case, model, xp) -> Slack, on the compressed row classes."""
+                     a=a_values(1.0), a_range=(1.0, 100.0), k_min=1, erratum=None, extra=None):
+    """A deterministic Section E claim: check(case, model, xp) -> Slack, on the compressed row classes
+    (certified on the row orbits with k, t relaxed, a in ``a_range``: the range ``a`` draws)."""
 
     @claim(cid, kind=kind, source=source, statement=statement, erratum=erratum, path=SIZES,
            domain=lambda N: self_attention_case(a, "sum_of_squares", X, n_max=N, k_min=k_min),
            interpretation=dict({"setting": SECTION_E, "QK^T": x_note, "sizes": SIZES_NOTE, "exponents": EXPONENTS,
                                 "log": LOG}, **(extra or {})),
-           certify=INDEX_COUNTS if "counts" in (extra or {}) else SECTION_E_CLASSES)
+           certify=INDEX_COUNTS if "counts" in (extra or {}) else section_e_cases(X, a_range, k_min))
     def section_e(case, xp):
         return check(case, case.classes(), xp)
 
@@ -288,7 +290,7 @@ def _section_e_claim(cid, statement, source, check, *, kind="inequality", X="ide
 
 
 def _log_n(case, xp):
-    return xp.log(xp.asarray(float(case.n)))
+    return xp.log(n_value(case.n, xp))
 
 
 def _e1_1a(exponent):
@@ -385,6 +387,7 @@ lemma_e_1_part_3a = _section_e_claim(
     "deng2023/lemma-e.1/part-3a",
     r"j_0 = j_1 = j_3: f_{exp}(\mathsf{A}, x)_{j_0, j_1} \ge 1/2 \text{ (if } a_1 > 1)",
     "deng2023 Appendix E.1.1, Lemma E.1 Part 3a", _e1_3a, a=a_values(1.0, exclude_lo=True),
+    a_range=(math.nextafter(1.0, 2.0), 100.0),
     extra={"a1": "a1 in (1, 100] (the part's own condition a1 > 1), values just above 1 included; for d = 3 the "
                  "slack is ~1/(2n) in log f_exp: near-ties are decided in mpmath"})
 lemma_e_1_part_3b = _section_e_claim(

@@ -24,7 +24,7 @@ from attncheck.engine.series import grid
 from attncheck.models.class_attention import definition_f1 as cm
 from attncheck.strategies import in_interval, m_large, m_smallest
 from attncheck.strategies.cross_attention import cross_case, pair_case
-from deng2023_certification import CROSS, DENSE
+from deng2023_certification import DENSE, LARGEST_COLUMN, cross
 
 SIZES = {"quick": [2, 12, 360, 10**4, 10**6, 10**9],
          "deep": [2, 3, 4, 6, 12, 60, 360, 5040, 10**4, 10**5, 10**6, 10**8, 10**9, 10**12, 10**15]}
@@ -199,8 +199,9 @@ def _c_lin(case, xp):
 def _entries(values, case, where):
     """values[q, K] over the (row, keys) cases of ``where``: the query classes of each row
     condition times the present key classes of its key condition."""
-    parts = [values[np.ix_(cm.query_classes(case.n, case.j2, case.j3, ROW[row]),
-                           cm.present_keys(case.n, case.d, KEY[keys]))].ravel() for row, keys in where]
+    shape = case.shape
+    parts = [values[np.ix_(cm.query_classes(shape.n, shape.j2, shape.j3, ROW[row]),
+                           cm.present_keys(shape.n, shape.d, KEY[keys]))].ravel() for row, keys in where]
     return np.concatenate(parts)
 
 
@@ -233,7 +234,7 @@ def _n_to_a0(case, xp):
 
 def _over_n(numerator):
     """numerator(case, xp) / n: the bounds 1/n, (1+a)/n, 1/n^{1-a0} = n^{a0}/n."""
-    return lambda case, xp: numerator(case, xp) / xp.asarray(float(case.n))
+    return lambda case, xp: numerator(case, xp) / cm.n_value(case.n, xp)
 
 
 # ---- factories --------------------------------------------------------------------------------
@@ -248,7 +249,7 @@ def _entry_claim(cid, source, statement, label, quantity, where, check, notes, e
 
     @claim(cid, kind=check.kind, source=source, statement=statement,
            domain=lambda n: cross_case(n, label, pair=pair), path=SIZES, interpretation=dict(EXACT, **notes),
-           erratum=erratum, certify=CROSS)
+           erratum=erratum, certify=cross(label, pair))
     def entries(case, xp):
         return check.slack(_entries(quantity(case, xp), case, where), check.rhs(case, xp), xp)
 
@@ -282,10 +283,11 @@ def _column_claim(cid, source, statement, label, c_of, row, columns, numerator, 
 
     @claim(cid, kind="inequality", source=source, statement=statement,
            domain=lambda n: cross_case(n, label), path=SIZES, interpretation=dict(EXACT, **notes), erratum=erratum,
-           certify=CROSS)
+           certify=cross(label))
     def column(case, xp):
-        groups = cm.present_groups(case.d, COLUMN[columns])
-        c = c_of(case, xp).c[np.ix_(cm.query_classes(case.n, case.j2, case.j3, ROW[row]), groups)]
+        shape = case.shape
+        groups = cm.present_groups(shape.d, COLUMN[columns])
+        c = c_of(case, xp).c[np.ix_(cm.query_classes(shape.n, shape.j2, shape.j3, ROW[row]), groups)]
         return le(c, _bound(case, [1 if G == cm.FIRST else case.t for G in groups], numerator, xp), xp)
 
     return column
@@ -293,7 +295,7 @@ def _column_claim(cid, source, statement, label, c_of, row, columns, numerator, 
 
 def _bound(case, ones, numerator, xp):
     """ones * numerator(case, xp) / n, with ones and n exact (t/n then equals a c of t equal entries)."""
-    return xp.asarray(np.array(ones, dtype=float)) * numerator(case, xp) / xp.asarray(float(case.n))
+    return cm.bound_counts(ones, xp) * numerator(case, xp) / cm.n_value(case.n, xp)
 
 
 def _signs(case, rng, size):
@@ -477,7 +479,7 @@ def _rest_of_columns(c_row, d):
 
 @claim("deng2023/lemma-f.3/part-1", kind="inequality", source=_source("Lemma F.3", "Part 1"),
        statement=F3 + r"j_0 = j_2, i_0 = 1 \Rightarrow c_{\exp}(\mathsf{A},x)_{j_0,i_0} \ge 1/2",
-       domain=lambda n: cross_case(n, 1), path=SIZES, interpretation=EXACT, certify=CROSS)
+       domain=lambda n: cross_case(n, 1), path=SIZES, interpretation=EXACT, certify=cross(1))
 def lemma_f3_part_1(case, xp):
     return ge(_c_exp(case, xp).c[cm.QUERY_J2, cm.FIRST], 0.5, xp)
 
@@ -488,10 +490,10 @@ def lemma_f3_part_1(case, xp):
        domain=lambda n: cross_case(n, 1), path=SIZES,
        interpretation=dict(EXACT, parts="the first bullet is split: -one is existence (the largest c over "
                                         "i0 in {2..d} is >= 1/2), -only is uniqueness (every other i0 has c < 1/2)"),
-       certify=CROSS)
+       certify=LARGEST_COLUMN)
 def lemma_f3_part_2_one(case, xp):
     c = _c_exp(case, xp).c[cm.QUERY_J2]
-    return ge(max(c[G] for G in cm.present_groups(case.d, COLUMN["i0 in {2..d}"])), 0.5, xp)
+    return ge(max(c[G] for G in cm.present_groups(case.shape.d, COLUMN["i0 in {2..d}"])), 0.5, xp)
 
 
 TWO_REST = dict(EXACT, rest="'the rest of i0': the columns i0 in {2..d} other than the one with the largest c; "
@@ -501,18 +503,18 @@ TWO_REST = dict(EXACT, rest="'the rest of i0': the columns i0 in {2..d} other th
 @claim("deng2023/lemma-f.3/part-2-only", kind="inequality", source=_source("Lemma F.3", "Part 2, first bullet"),
        statement=F3 + r"j_0 = j_2: \text{there is only one } i_0 \in \{2,\dots,d\} \text{ with } "
                       r"c_{\exp}(\mathsf{A},x)_{j_0,i_0} \ge 1/2 \text{ (uniqueness)}",
-       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, interpretation=TWO_REST, certify=CROSS)
+       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, interpretation=TWO_REST, certify=LARGEST_COLUMN)
 def lemma_f3_part_2_only(case, xp):
     c = _c_exp(case, xp).c[cm.QUERY_J2]
-    return lt(c[_rest_of_columns(c, case.d)], 0.5, xp)
+    return lt(c[_rest_of_columns(c, case.shape.d)], 0.5, xp)
 
 
 @claim("deng2023/lemma-f.3/part-2-rest", kind="inequality", source=_source("Lemma F.3", "Part 2, second bullet"),
        statement=F3 + r"j_0 = j_2: \text{for the rest of } i_0, c_{\exp}(\mathsf{A},x)_{j_0,i_0} \le t/n",
-       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, interpretation=TWO_REST, certify=CROSS)
+       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, interpretation=TWO_REST, certify=LARGEST_COLUMN)
 def lemma_f3_part_2_rest(case, xp):
     c = _c_exp(case, xp).c[cm.QUERY_J2]
-    rest = _rest_of_columns(c, case.d)
+    rest = _rest_of_columns(c, case.shape.d)
     return le(c[rest], _bound(case, [case.t] * len(rest), _one, xp), xp)
 
 

@@ -31,7 +31,7 @@ from attncheck.engine.series import grid
 from attncheck.precision import both
 from attncheck.strategies import m_smallest
 from attncheck.strategies import self_attention as sas
-from deng2023_certification import DENSE, TOLERANCE, grouped
+from deng2023_certification import DENSE, grouped
 
 # ---- readings ------------------------------------------------------------------------------
 
@@ -246,7 +246,7 @@ def _exact_claim(cid, quantity, conditions, statement, *, label, X, reading, a0_
     @claim(cid, kind="identity" if conditions[0][2] == "==" else "inequality", source=_source(cid),
            statement=statement, domain=lambda n: sas.case(n, label, sas.any_width(min_k), a, a0_symbol=a0_symbol),
            path=EXACT, erratum=erratum, interpretation=reading,
-           certify=TOLERANCE if conditions[0][2] == "==" else grouped(label, min_k, a0_symbol))
+           certify=grouped(label, min_k, a0_symbol))
     def entries(case, xp):
         g, v = case.grouped, Sym(case, xp)
         table = quantity(g, X, xp)

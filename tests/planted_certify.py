@@ -49,6 +49,15 @@ def identity_true(x, xp):
     return close(xp.log(xp.exp(x)), x, rtol=0.0, xp=xp)
 
 
+@claim("planted/certify-own/identity-at-a-tolerance", kind="identity", source="planted",
+       statement="log(1 + x) = x - x^2/2 + x^3/3 to relative tolerance 0.05 on [0, 0.5] (true, not exact)",
+       domain=st.just(0.0), certify=Parameters({"x": (0.0, 0.5)}, case=lambda v: v["x"], max_boxes=2,
+                                               profiles=("quick", "deep")), registry=PLANTED_CERTIFY)
+def identity_at_a_tolerance(x, xp):
+    x = xp.asarray(x)
+    return close(xp.log1p(x), x - x * x / 2 + x * x * x / 3, rtol=0.05, xp=xp)
+
+
 @claim("planted/certify-own/log-n-bound", kind="inequality", source="planted",
        statement="log n <= sqrt(n) for n in [4, 1e15] (n relaxed to a real, bisected geometrically)",
        domain=st.integers(4, 10**15), certify=Parameters({"n": (4.0, 1e15)}, case=lambda v: v["n"], log=("n",),

@@ -33,8 +33,15 @@ def test_identity_wrong_by_1e_14_is_refuted_the_true_one_is_not():
     assert rec["verdict"] == "REFUTED" and cert["status"] == "refuted"
     assert rec["evidence"]["counterexample"]["point"]["x"] > 0
     rec, cert = _cert("planted/certify-own/identity-true-twin")
-    # an exact identity (rtol = 0) on a box of positive width is never provable by balls: sampled verdict stands
+    # an exact identity (rtol = 0) on a box of positive width is never provable by balls; the symbolic route
+    # rewrites lhs - rhs to 0
+    assert rec["verdict"] == "CERTIFIED" and cert["status"] == "certified" and "SymPy" in cert["route"]
+
+
+def test_an_identity_true_only_at_its_tolerance_is_not_certified_exactly():
+    rec, cert = _cert("planted/certify-own/identity-at-a-tolerance")
     assert rec["verdict"] == "HOLDS" and cert["status"] == "incomplete"
+    assert "lhs - rhs" in cert["detail"] and "held in mpmath" in cert["detail"]
 
 
 def test_n_relaxed_to_a_real_over_fifteen_decades():
@@ -80,13 +87,15 @@ def test_an_evaluator_that_asks_a_ball_for_a_float_is_not_eligible():
 def test_report_separates_certified_and_says_why_not():
     from attncheck import report, report_groups
     recs = [run(PLANTED_CERTIFY.get(c), "quick", seed=0) for c in
-            ("planted/certify-own/bound-true-twin", "planted/certify-own/identity-true-twin",
+            ("planted/certify-own/bound-true-twin", "planted/certify-own/identity-at-a-tolerance",
              "planted/certify-own/ineligible")]
     assert [r["verdict"] for r in recs] == ["CERTIFIED", "HOLDS", "HOLDS"]
     assert report_groups.counts(recs)["CERTIFIED"] == 1 and report_groups.counts(recs)["HOLDS"] == 2
     assert report_groups.certification(recs) == {"deterministic": 3, "certified": 1, "eligible": 2,
+                                                 "certified by symbolic-interval": 1,
                                                  "not eligible: integer structure": 1, "undeclared": 0}
-    assert "certified by interval" in report.key_evidence(recs[0])
+    assert "(1 symbolic-interval)" in report_groups.certification_text(recs)
+    assert "certified by symbolic-interval" in report.key_evidence(recs[0])
     assert "% of the box" in report.key_evidence(recs[1])
     assert "certification not eligible: integer structure" in report.key_evidence(recs[2])
 
@@ -130,3 +139,12 @@ def test_cases_are_certified_only_when_every_structure_is():
     out = certify_params.run_cases(evaluate, bad)
     assert out.status == "refuted" and abs(out.counterexample["point"]["x"]) < 0.1
     assert "shift 1: certified" in out.detail and "shift -0.01: refuted" in out.detail
+
+
+@pytest.mark.parametrize("cid", ["planted/certify-own/bound-false-on-1e-6", "planted/certify-own/identity-off-by-1e-14"])
+def test_the_ball_route_alone_refutes_the_planted_false_claims(cid):
+    """The symbolic route runs first; without it the arb-ball branch and bound refutes the same claims."""
+    c = PLANTED_CERTIFY.get(cid)
+    out = certify_params.run_balls(c.evaluate, c.certify)
+    assert out.status == "refuted" and "interval" in out.counterexample["found_by"]
+    assert mpmath.mpf(out.counterexample["slack"]) < 0

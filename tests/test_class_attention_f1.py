@@ -257,3 +257,39 @@ def test_lemma_f14_part_3_depends_on_the_reading_of_j2_j3():
         f = dense.f_lin_matrix(A1, A2, np.eye(d))
         assert math.isclose(f[j3, j3], expect, rel_tol=1e-12)
         assert (f[j3, j3] <= (1 + a0) / n) == (j2 != j3)
+
+
+# --------------------------------------------------------------------- counts relaxed to values
+
+
+@pytest.mark.parametrize("n, d", [(2, 2), (2, 3), (4, 3), (12, 4), (10**6, 1001), (10**15, 10**5 + 1)])
+@pytest.mark.parametrize("softmax", [True, False])
+def test_relaxed_counts_enclose_the_integer_values(n, d, softmax):
+    """Definition F.1 with n and d as arb balls (certification) and as exact SymPy integers (the symbolic
+    route): at the integer point both give the integer evaluator's mpmath values, f and c alike."""
+    import sympy
+    from flint import arb
+    from attncheck.interval import ARB, Ball
+    from attncheck.symbolic import SYM
+
+    a = 1.7
+    keys, groups = cm.present_keys(n, d, (0, 1, 2)), cm.present_groups(d, (0, 1, 2))  # what the claims read
+
+    def present(f, parts):
+        return np.concatenate([np.ravel(f[:, keys]), np.ravel(parts.c[:, groups])])
+
+    with mpmath.workdps(40):
+        exact = present(*reduced(CrossAttentionParams(n, d, a, 0, 0, 1), softmax, MP(40)))
+    xp = ARB(128)
+    with xp.context():
+        nb, db = Ball(arb(n)), Ball(arb(d))
+        for ball, v in zip(present(cm.f(nb, db, a, xp, softmax), cm.c_parts(nb, db, a, xp, softmax)), exact):
+            assert ball.x.overlaps(arb(mpmath.nstr(v, 35), 1e-30 * (1 + abs(v)))), (ball, v)
+    k, ns = sympy.Symbol("k", positive=True), sympy.Integer(n)  # n as k t with t = n / k at k = d - 1
+    for n_sym, d_sym in ((ns, sympy.Integer(d)), (k * ns / (d - 1), k + 1)):
+        xs = SYM({"k": (1.0, 1e15)})  # orders the scores on k >= 1
+        values = present(cm.f(n_sym, d_sym, a, xs, softmax), cm.c_parts(n_sym, d_sym, a, xs, softmax))
+        for expr, v in zip(values, exact):
+            expr = expr.subs(k, d - 1)
+            assert abs(sympy.N(expr, 40) - sympy.Float(mpmath.nstr(v, 38), 40)) <= 1e-30 * (1 + abs(v))
+

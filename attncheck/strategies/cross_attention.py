@@ -72,6 +72,12 @@ class CrossCase:
         """The coefficient of the dataset: a0 for D0, a1 for D1."""
         return self.a1 if self.label else self.a0
 
+    @property
+    def shape(self) -> "CrossCase":
+        """The integer case whose positions and present classes the evaluators read: itself (a case with
+        counts relaxed to values carries an integer case of its structure here)."""
+        return self
+
     def params(self) -> CrossAttentionParams:
         """The Definition F.1 parameters (validated: n = (d-1) t, a0 in (0, 0.1), a1 > 1)."""
         return CrossAttentionParams(self.n, self.d, self.a, self.j2, self.j3, self.label)

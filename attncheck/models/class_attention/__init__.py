@@ -111,8 +111,12 @@ def log_f_exp(S, key_counts, xp):
 
 
 def incidence(values, key_counts, widths, xp):
-    """[K, G]: the sum over key class K's rows of one column of group G of A3 V; (q, g)."""
-    return counts_of(xp, key_counts)[:, None] * values / counts_of(xp, np.maximum(widths, 1))[None, :]
+    """[K, G]: the sum over key class K's rows of one column of group G of A3 V; (q, g). Integer widths
+    of 0 (a group without columns) divide as 1; widths relaxed to values (an object array) are those of
+    present groups, >= 1, and are not compared."""
+    widths = np.asarray(widths)
+    per_column = widths if widths.dtype == object else np.maximum(widths, 1)
+    return counts_of(xp, key_counts)[:, None] * values / counts_of(xp, per_column)[None, :]
 
 
 def c_parts(S, values, key_counts, widths, xp, softmax: bool) -> Parts:

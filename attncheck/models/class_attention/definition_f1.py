@@ -21,7 +21,11 @@ of group G sums the entries of class K's rows there (``class_attention.incidence
 ``REST`` all share one value of c (they are exchanged by a permutation that fixes A1).
 
 n and d enter only through integer counts, so d = n/2 + 1 at n = 10^15 costs the same as
-d = 2. Functions take the numeric backend ``xp``; f and c are the ratios of
+d = 2. For certification the counts may be relaxed to backend values (n, d - 1, t as values,
+n = (d-1) t; :func:`key_counts`, :func:`widths`, :func:`log_n`); the structure (which classes and
+groups are present: t >= 2, d >= 3, j2 = j3 or not) is then fixed by an integer case of the same
+structure, which the position functions (:func:`query_classes`, :func:`present_keys`,
+:func:`present_groups`) read. Functions take the numeric backend ``xp``; f and c are the ratios of
 :mod:`attncheck.models.class_attention`, exact at the paper's tight cases.
 """
 from __future__ import annotations
@@ -44,25 +48,36 @@ SLOT_ORDER = {1: [FIRST, R3, REST, REST], 2: [FIRST, REST, R3, REST]}
 """Column group of each sampling slot (first, A, B, rest) when j3's column is slot A (1) or B (2)."""
 
 
-def t_of(n: int, d: int) -> int:
-    """t = n / (d-1) (Definition F.1)."""
-    return n // (d - 1)
+def _integer(v) -> bool:
+    """An integer count (Python, numpy, or an exact SymPy integer: a count a structure fixes)."""
+    return isinstance(v, (int, np.integer)) or getattr(v, "is_Integer", False) is True
 
 
-def key_counts(n: int, d: int) -> np.ndarray:
-    """Rows of A2 per key class: (1, t-1, n-t)."""
+def t_of(n, d):
+    """t = n / (d-1) (Definition F.1); n and d relaxed to backend values give the value n / (d-1)."""
+    return n // (d - 1) if _integer(n) and _integer(d) else n / (d - 1)
+
+
+def key_counts(n, d) -> np.ndarray:
+    """Rows of A2 per key class: (1, t-1, n-t) (an object array of values for n, d relaxed to values;
+    which classes are present is then the caller's structure, never read off the values)."""
     t = t_of(n, d)
-    return np.array([1, t - 1, n - t], dtype=np.int64)
+    return np.array([1, t - 1, n - t], dtype=np.int64 if _integer(n) and _integer(d) else object)
 
 
-def widths(d: int) -> np.ndarray:
+def widths(d) -> np.ndarray:
     """Columns per group (FIRST, R3, REST): (1, 1, d-2)."""
-    return np.array([1, 1, d - 2], dtype=np.int64)
+    return np.array([1, 1, d - 2], dtype=np.int64 if _integer(d) else object)
 
 
-def log_n(n: int, xp):
+def n_value(n, xp):
+    """n as a backend value (an integer n through float64, as every evaluator reads it)."""
+    return xp.asarray(float(n)) if _integer(n) else xp.asarray(n)
+
+
+def log_n(n, xp):
     """log n, the scale of A1 in Definition F.1 (natural logarithm)."""
-    return xp.log(xp.asarray(float(n)))
+    return xp.log(n_value(n, xp))
 
 
 def query_rows(n: int, a: float, xp):
@@ -103,9 +118,16 @@ def query_classes(n: int, j2: int, j3: int, condition) -> list[int]:
 
 
 def present_keys(n: int, d: int, classes) -> list[int]:
-    """The key classes among ``classes`` that hold at least one row."""
+    """The key classes among ``classes`` that hold at least one row (integer n, d: the structure)."""
     counts = key_counts(n, d)
     return [K for K in classes if counts[K] > 0]
+
+
+def bound_counts(ones, xp):
+    """Integer multiplicities (or values of relaxed counts) as backend values: float64 for integers."""
+    if all(_integer(o) for o in ones):
+        return xp.asarray(np.array(ones, dtype=float))
+    return core.counts_of(xp, np.array(ones, dtype=object))
 
 
 def present_groups(d: int, groups) -> list[int]:

@@ -34,9 +34,15 @@ class ClassModel:
     n: int
 
 
+def n_value(n, xp):
+    """n as a backend value: an integer through float64 (as every evaluator reads it), a value relaxed for
+    certification (an orbit model with counts as values) as it is."""
+    return xp.asarray(float(n)) if isinstance(n, (int, np.integer)) else xp.asarray(n)
+
+
 def log_u_exp(model, X, xp):
     """log u_exp per (query class, key class): log n * (unit query row) X (unit key row)^T."""
-    L = xp.log(xp.asarray(float(model.n)))
+    L = xp.log(n_value(model.n, xp))
     return L * core.scores(xp.asarray(model.queries), xp.asarray(model.keys), np.asarray(X, dtype=float),
                            model.column_counts, xp)
 
@@ -48,6 +54,6 @@ def log_f_exp(model, X, xp):
 
 def c_exp(model, X, xp):
     """c_exp per query class and dataset column: <f_exp_{j0}, (A3 V)_{i0}> with A3 = A1, V = I_d."""
-    s = xp.sqrt(xp.log(xp.asarray(float(model.n))))
+    s = xp.sqrt(xp.log(n_value(model.n, xp)))
     values = xp.asarray(model.keys) * s
     return core.c_parts(log_u_exp(model, X, xp), values, model.key_counts, model.column_counts, xp, True).c
