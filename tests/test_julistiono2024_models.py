@@ -160,8 +160,54 @@ def test_track_follows_the_update_rule(data):
         assert np.allclose(tr.D, [md.directional_bregman(Wmm, W, p) for W in Ws], rtol=1e-9, atol=1e-15)
         ref = np.mean(md.logistic(md.gammas(data).max(axis=1)))
         assert np.allclose(tr.L + ref, [md.loss(data, W) for W in Ws], rtol=1e-12)
+        assert np.allclose(tr.dNp1[:-1], np.diff(tr.Np1), rtol=1e-8, atol=1e-14 * tr.Np1[0])
+        assert np.allclose(tr.dL[:-1], -np.diff(tr.L), rtol=1e-8, atol=1e-15)
+        assert np.allclose(tr.g, [np.sum(md.grad(data, W) * md.normalize(Wmm, p)) for W in Ws], rtol=1e-12)
         longer = tr.extend(data, Wmm, p, 0.5, 10)
         assert np.allclose(longer.N, md.track(data, W0, Wmm, p, 0.5, 30).N, rtol=1e-13)
+        assert np.allclose(longer.head(20).dNp1, tr.dNp1, rtol=1e-13)
+        assert np.array_equal(md.iterate(data, md.mirror_map(W0, p), p, 0.5, 20), tr.theta_last)
+
+
+@pytest.mark.parametrize("rel", [1e-3, 1e-8, 1e-13])
+def test_step_increments_have_no_cancellation(data, rel):
+    """dual_norm_increment, primal_increment, loss_decrease keep ~15 digits of a step far below N's rounding."""
+    rng = np.random.default_rng(8)
+    for p in (1.1, 1.5, 2.0, 3.0, 4.0):
+        W = 30 * rng.standard_normal((10, 10))
+        W[0, 0] = 0.0  # an entry at 0 (the direct branch)
+        theta = md.mirror_map(W, p)
+        h = rel * rng.standard_normal((10, 10)) * np.abs(theta)
+        h[0, 0] = 1e-9
+        q = float(md.dual_exponent(p))
+        dn, dW = md.dual_norm_increment(theta, h, q), md.primal_increment(theta, h, p)
+        dL = md.loss_decrease(data, W, dW)
+        with mpmath.workdps(60):
+            xp = MP(60)
+            th1 = xp.asarray(theta) + xp.asarray(h)
+            ref_n = md.lp_norm(th1, q, xp) - md.lp_norm(theta, q, xp)
+            ref_W = (md.inverse_mirror_map(th1, p, xp) - md.inverse_mirror_map(theta, p, xp)).astype(float)
+            ref_L = md.loss(data, W, xp=xp) - md.loss(data, xp.asarray(W) + xp.asarray(dW), xp=xp)
+            assert abs(float((dn - ref_n) / ref_n)) <= 1e-13
+            assert abs(float((dL - ref_L) / ref_L)) <= 1e-13
+        assert np.max(np.abs(dW - ref_W)) <= 1e-14 * np.max(np.abs(ref_W))
+
+
+def test_exact_run_and_the_per_step_form_of_29():
+    """lemma-29/eq-29: its float64 per-step form agrees with (29') on the run recomputed in 60 digits, to 1e-14 of its
+    scale, where the float64 iterates' own differences carry errors of 1e-15 relative (R0 = 10 and 30)."""
+    import importlib
+    conv = importlib.import_module("properties.test_julistiono2024_convergence")
+    for args in [((10.0, 60), 0, 1.5, 0.3819660112501051, 2147483648, 1e-3), ((30.0, 60), 1, 3.0, 0.0, 0, 1.0)]:
+        run = conv.Run(*args)
+        fast = conv._eq29_steps(run.tr, run.eta)
+        with mpmath.workdps(60):
+            xp = MP(60)
+            exact = run.exact(xp)
+            direct = conv._eq29(exact, run.eta, xp)
+            S = np.array([float(v * n) for v, n in zip(direct.value, exact.Np1[1:])])
+            assert np.allclose(exact.N.astype(float), run.tr.N, rtol=1e-13)
+        assert np.max(np.abs(fast.value - S) / fast.scale) <= 1e-14
 
 
 def test_loss_excess_has_no_cancellation(data):
