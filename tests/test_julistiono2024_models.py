@@ -196,8 +196,14 @@ def test_step_increments_have_no_cancellation(data, rel):
 def test_exact_run_and_the_per_step_form_of_29():
     """lemma-29/eq-29: its float64 per-step form agrees with (29') on the run recomputed in 60 digits, to 1e-14 of its
     scale, where the float64 iterates' own differences carry errors of 1e-15 relative (R0 = 10 and 30)."""
-    import importlib
-    conv = importlib.import_module("properties.test_julistiono2024_convergence")
+    import sys
+    from pathlib import Path
+
+    from attncheck.cli import load
+
+    claims = Path(__file__).resolve().parent.parent / "properties" / "test_julistiono2024_convergence.py"
+    load([str(claims)])
+    conv = sys.modules[f"attncheck_claims_{claims.stem}"]
     for args in [((10.0, 60), 0, 1.5, 0.3819660112501051, 2147483648, 1e-3), ((30.0, 60), 1, 3.0, 0.0, 0, 1.0)]:
         run = conv.Run(*args)
         fast = conv._eq29_steps(run.tr, run.eta)
