@@ -293,8 +293,8 @@ def reference_geometry(seed: int, p: float) -> ConeGeometry:
 def cone_direction(geom: ConeGeometry, u: float, E: np.ndarray) -> np.ndarray:
     """A unit direction bar W = normalize(bar W_mm + r E) with D_psi(bar W_mm, bar W) = u mu(alpha) (u in [0, 1]).
 
-    r solves log D(r) = log(u mu(alpha)) (Brent's method on log r, bracketed by doubling), then is lowered by ulps
-    until D(r) <= u mu(alpha), so the point lies in the cone C_{p, mu(alpha), R} (Section 1.7) by construction, on
+    r solves log D(r) = log(u mu(alpha)) (Brent's method on log r, bracketed by doubling), then is lowered by
+    bisection until D(r) <= u mu(alpha), so the point lies in the cone C_{p, mu(alpha), R} (Section 1.7) by construction, on
     its boundary at u = 1 (to rounding).
     """
     from scipy.optimize import brentq
@@ -310,12 +310,20 @@ def cone_direction(geom: ConeGeometry, u: float, E: np.ndarray) -> np.ndarray:
     lo, hi = 0.0, 1e-8
     while D(hi) < target:
         lo, hi = hi, 2 * hi
-    if lo == 0.0:
+    if lo == 0.0:  # bracket from below; a target under D's rounding floor (D(0) > 0 after normalizing) gives r = 0
         lo = hi / 2
         while D(lo) >= target:
+            if lo == 0.0:
+                return normalize(Wbar, p)
             hi, lo = lo, lo / 2
     t = np.log(target)
-    r = np.exp(brentq(lambda x: np.log(D(np.exp(x))) - t, np.log(lo), np.log(hi), xtol=1e-15, rtol=8.9e-16))
-    while D(r) > target:
-        r = np.nextafter(r, 0.0)
+    logD = lambda x: np.log(max(D(np.exp(x)), 5e-324))  # noqa: E731  (D = 0 below its resolution: the floor)
+    r = np.exp(brentq(lambda x: logD(x) - t, np.log(lo), np.log(hi), xtol=1e-15, rtol=8.9e-16))
+    for _ in range(64):  # r a hair above: bisect down to the largest r found with D(r) <= target (lo has D < target)
+        if D(r) <= target:
+            break
+        mid = 0.5 * (lo + r)
+        lo, r = (mid, r) if D(mid) <= target else (lo, mid)
+    else:
+        r = lo
     return normalize(Wbar + r * E, p)
