@@ -58,7 +58,9 @@ L19 = {**CONE, "provenance": "DERIVED-UNCERTAIN (exact constants and the name of
 )
 def lemma_19_closeness(case, xp):
     g = case.geom
-    dist = float(md.lp_norm(case.Wbar - md.normalize(g.W_mm, g.p), g.p))
+    # the pair D_psi is taken on (directional_bregman normalizes both), so a direction off the unit sphere by rounding
+    # is not compared with its own normalization
+    dist = float(md.lp_norm(md.normalize(case.Wbar, g.p) - md.normalize(g.W_mm, g.p), g.p))
     bound = _eps(case) / (g.A_q * g.svm.norm)
     return Slack(bound - dist, bound + dist)
 
