@@ -254,3 +254,14 @@ def test_experiment_agreement_verdicts():
     assert ex.agreement_4_2({str(p): good for p in P})["agreement"] == "agrees"
     flat = dict(good, softmax_selected=[0.99, 0.5])
     assert ex.agreement_4_2({"1.75": good, "2.0": flat, "3.0": flat})["agreement"] == "partly"
+
+
+def test_experiments_assert_the_svm_certificate():
+    """Every SVM behind the Section 4 experiments must be certified to KKT <= 1e-8; a planted worse one stops them."""
+    from attncheck.experiments import julistiono2024_synthetic as ex
+
+    data = synthetic(3, 4, 4, np.random.default_rng(5))
+    sol = svm.att_svm(data, svm.optimal_tokens(data), 2.0)
+    assert ex._certified(sol, "here") is sol
+    with pytest.raises(ArithmeticError, match="KKT"):
+        ex._certified(svm.SVMSolution(sol.w, sol.lam, sol.margins, 2.0, kkt=1e-6, gap=0.0, seconds=0.0), "planted")
