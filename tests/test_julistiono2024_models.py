@@ -265,3 +265,26 @@ def test_experiments_assert_the_svm_certificate():
     assert ex._certified(sol, "here") is sol
     with pytest.raises(ArithmeticError, match="KKT"):
         ex._certified(svm.SVMSolution(sol.w, sol.lam, sol.margins, 2.0, kkt=1e-6, gap=0.0, seconds=0.0), "planted")
+
+
+@pytest.mark.parametrize("p", [1.1, 1.5, 2.0, 3.0, 4.5])
+def test_mirror_map_and_svm_dual_gradient_match_torch_autograd(p):
+    """The two other closed-form gradients: grad psi = sign(W)|W|^(p-1) (Definition 1) and the smooth dual's gradient
+    A w(lam) - 1 with w = sign(U)|U|^(q-1), U = A^T lam (Section 1.5), against torch autograd (float64)."""
+    dev = torch_device()
+    rng = np.random.default_rng(9)
+    W0 = rng.standard_normal((5, 5)) * 10 ** rng.uniform(-2, 2, (5, 5))
+    W = torch.tensor(W0, device=dev, requires_grad=True)
+    (W.abs() ** p).sum().div(p).backward()
+    assert np.allclose(md.mirror_map(W0, p), W.grad.cpu().numpy(), rtol=1e-12, atol=0)
+    data = synthetic(3, 4, 4, np.random.default_rng(5))
+    cons = svm.AttConstraints(data, svm.optimal_tokens(data))
+    lam0 = rng.uniform(0.1, 1.0, cons.m)
+    neg_g, grad = svm._dual(cons, p)(lam0)
+    q = float(md.dual_exponent(p))
+    A = torch.tensor(cons.gram_rows(np.arange(cons.m)), device=dev)
+    lam = torch.tensor(lam0, device=dev, requires_grad=True)
+    g = lam.sum() - ((A.T @ lam).abs() ** q).sum() / q
+    g.backward()
+    assert np.isclose(-neg_g, g.item(), rtol=1e-12)
+    assert np.allclose(-np.asarray(grad), lam.grad.cpu().numpy(), rtol=1e-10, atol=1e-12)
