@@ -368,7 +368,8 @@ class Track(NamedTuple):
     """Per-iterate quantities of an ell_p-AttGD run (index k = 0..steps), Lemmas 27-30 (claims file Section 2).
 
     N: ||W(k)||_p; Np1: ||grad psi(W(k))||_q = N^(p-1) (Section 1.3); D: bar D_k = D_psi(bar W_mm, bar W(k));
-    L: L(W(k)) - L_ref (loss_excess with the tokens selected at W(0); differences only); pi: pi_emp(W(k)) =
+    L: L(W(k)) - L_ref (loss_excess with the tokens selected at W(0) at k = 0, then less the decreases dL in
+    float64; differences only); pi: pi_emp(W(k)) =
     <grad L, bar W(k)> / <grad L, bar W_mm> - 1 (Lemma 21's ratio); g: <grad L(W(k)), bar W_mm> (pairwise form);
     dNp1, dL: the step out of W(k), N_{k+1}^(p-1) - N_k^(p-1) and L(W(k)) - L(W(k+1)), each formed without
     cancellation (dual_norm_increment, primal_increment, loss_decrease), so they keep their relative accuracy when a
@@ -426,7 +427,8 @@ def track(data, W0, W_mm, p, eta, steps, theta0=None, anchor=None, xp=F64) -> Tr
             incr = dual_norm_increment(theta, step, q), loss_decrease(data, W, primal_increment(theta, step, p))
         # G = 0 (underflow): Lemma 21's inequality reads 0 >= 0 and holds with pi = 0
         pi = gW / N / g - 1 if g != 0 else 0 * N
-        rows.append(tuple(map(scalar, (N, Np1, D, loss_excess(data, W, anchor, xp=xp), pi, g))) + incr)
+        L = loss_excess(data, W, anchor, xp=xp) if mp or k == 0 else rows[-1][3] - rows[-1][7]
+        rows.append(tuple(map(scalar, (N, Np1, D, L, pi, g))) + incr)
         if k < steps:
             theta = theta + step
     if mp:
