@@ -333,11 +333,14 @@ def lemma_30_monotone(run, xp):
 @claim(
     "julistiono2024/lemma-30/log-growth", kind="asymptotic", source=f"{PAPER}, Appendix A.5, Lemma 30",
     statement=r"\|W(k)\|_p\to\infty,\ \text{quantitatively }\|W(k)\|_p\gtrsim c_2^{-1}\log k",
-    space=_long_space, path=K_PATH, sample=_one, probability=0.5, cost="expensive", refutable=False,
+    space=_long_space, path={**K_PATH, "quick": [(250,), (500,), (1000,)]}, sample=_one, probability=0.5,
+    cost="expensive", refutable=False,
     interpretation={**LONG, "provenance": "DERIVED-UNCERTAIN (claims file Lemma 30: the log k form is the quantitative "
                                           "reading of 'the norm diverges')",
-                    "ratio": "log K / N_K (bounded iff N_K >= c log K); an Omega claim seen along finite K: a rising "
-                             "trend is a witness, not a refutation (refutable=False)"},
+                    "ratio": "log K / N_K (bounded iff N_K >= c log K), the largest over the four runs; an Omega "
+                             "claim seen along finite K: a rising trend is a witness, not a refutation (refutable=False)",
+                    "K": "quick: K in {250, 500, 1000} (the norm grows from the start; no transient to pass); deep: "
+                         "1000-64000 as lemma-29/rate"},
 )
 def lemma_30_log(runs, R, xp):
     return np.array([np.max(np.log(runs.K) / runs.N)])
