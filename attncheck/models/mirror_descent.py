@@ -148,6 +148,8 @@ def logistic_prime(u, xp=F64):
 def scores(data, W, xp=F64):
     """h_i = X_i W z_i, shape (n, T): the attention score of token t is x_it^T W z_i."""
     W = xp.asarray(W)
+    if xp is F64:
+        return np.einsum("itd,id->it", data.X, np.asarray(data.z) @ W.T)
     Wz = xp.sum(W[None, :, :] * np.asarray(data.z)[:, None, :], axis=-1)  # (n, d)
     return xp.sum(np.asarray(data.X) * Wz[:, None, :], axis=-1)
 
@@ -155,6 +157,9 @@ def scores(data, W, xp=F64):
 def softmax(h, xp=F64):
     """S(h) along the last axis, in log domain."""
     h = xp.asarray(h)
+    if xp is F64 and np.all(np.isfinite(h)):
+        e = np.exp(h - np.max(h, axis=-1, keepdims=True))
+        return e / np.sum(e, axis=-1, keepdims=True)
     return xp.exp(h - xp.logsumexp(h, axis=-1)[..., None])
 
 
@@ -224,8 +229,10 @@ def grad(data, W, v=None, xp=F64):
     c = _pair_weights(s, gamma, xp)
     anchor = np.argmax(xp.to_float(h), axis=-1)
     dX = X - X[np.arange(len(X)), anchor][:, None, :]  # x_t - x_a, (n, T, d)
-    u = xp.sum((s * c)[:, :, None] * dX, axis=1)  # X_i^T S' gamma_i, (n, d)
     lp = logistic_prime(xp.sum(gamma * s, axis=-1), xp)
+    if xp is F64:
+        return (lp[:, None] * np.einsum("it,itd->id", s * c, dX)).T @ np.asarray(data.z) / len(data.Y)
+    u = xp.sum((s * c)[:, :, None] * dX, axis=1)  # X_i^T S' gamma_i, (n, d)
     return xp.sum((lp[:, None] * u)[:, :, None] * np.asarray(data.z)[:, None, :], axis=0) / len(data.Y)
 
 
