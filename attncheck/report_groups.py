@@ -129,7 +129,9 @@ def errata_families(records: list[dict]) -> "OrderedDict[str, dict]":
         fam["notes"] = list(fam["notes"].items())
     return out
 
-PROVENANCE_TAGS = ("RECOVERED", "DERIVED", "RECONSTRUCTED", "UNKNOWN")
+#: goel2026's labels (RECOVERED / DERIVED / RECONSTRUCTED / UNKNOWN) and julistiono2024's (CODE / DERIVED /
+#: DERIVED-UNCERTAIN / MISSING); a longer label is matched before its prefix
+PROVENANCE_TAGS = ("RECOVERED", "DERIVED-UNCERTAIN", "DERIVED", "RECONSTRUCTED", "UNKNOWN", "CODE", "MISSING")
 
 
 def provenance(rec: dict) -> tuple[str, str] | None:

@@ -58,7 +58,9 @@ L19 = {**CONE, "provenance": "DERIVED-UNCERTAIN (exact constants and the name of
 )
 def lemma_19_closeness(case, xp):
     g = case.geom
-    dist = float(md.lp_norm(case.Wbar - md.normalize(g.W_mm, g.p), g.p))
+    # the pair D_psi is taken on (directional_bregman normalizes both), so a direction off the unit sphere by rounding
+    # is not compared with its own normalization
+    dist = float(md.lp_norm(md.normalize(case.Wbar, g.p) - md.normalize(g.W_mm, g.p), g.p))
     bound = _eps(case) / (g.A_q * g.svm.norm)
     return Slack(bound - dist, bound + dist)
 
@@ -241,17 +243,24 @@ R27_PATH = {"quick": [1.0, 3.0, 10.0, 30.0, 100.0], "deep": [1.0, 2.0, 3.0, 5.0,
                          "{1, 3, 10, 30, 100} (eventually). Unchecked: R > 100 ||W_mm||_p, where one step changes "
                          "||W||_p^(p-1) and L by less than e^-300 relative (beyond 240-digit arithmetic)",
                     "evaluation": "left side -eta <grad L(W(k)), W_mm> / ||W_mm||_p (the update rule; pairwise form), "
-                                  "||W||_p^(p-1) = ||grad psi(W)||_q"},
+                                  "||W||_p^(p-1) = ||grad psi(W)||_q; float64: the increments of ||grad psi||_q and "
+                                  "L over the step formed without cancellation (dual_norm_increment, loss_decrease), "
+                                  "mpmath: the printed differences at the escalation's precision"},
 )
 def lemma_27(case, xp):
     g, p, eta = case.geom, case.geom.p, case.eta
     G = md.grad(case.data, case.W, xp=xp)
     q = md.dual_exponent(p, xp)
     theta0 = md.mirror_map(case.W, p, xp)
-    W1 = md.inverse_mirror_map(theta0 - eta * G, p, xp)
     lhs = -eta * _inner_mm(case, xp) / g.svm.norm
+    N0 = md.lp_norm(case.W, p, xp)
+    if xp is F64:  # the increments of N^(p-1) and L formed without cancellation (exact rewriting of the same slack)
+        dn = md.dual_norm_increment(theta0, -eta * G, q)
+        dL = md.loss_decrease(case.data, case.W, md.primal_increment(theta0, -eta * G, p))
+        rhs = (dn - eta * dL / N0) / (1 + case.pi)
+        return Slack(lhs - rhs, abs(lhs) + (abs(dn) + eta * abs(dL) / N0) / (1 + case.pi))
+    W1 = md.inverse_mirror_map(theta0 - eta * G, p, xp)
     n0, n1 = md.lp_norm(theta0, q, xp), md.lp_norm(theta0 - eta * G, q, xp)
     L0, L1 = md.loss(case.data, case.W, xp=xp), md.loss(case.data, W1, xp=xp)
-    N0 = md.lp_norm(case.W, p, xp)
     rhs = (n1 - n0 - eta * (L0 - L1) / N0) / (1 + case.pi)
     return Slack(lhs - rhs, xp.abs(lhs) + (n1 + n0 + eta * (xp.abs(L0) + xp.abs(L1)) / N0) / (1 + case.pi))

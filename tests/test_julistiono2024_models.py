@@ -160,8 +160,60 @@ def test_track_follows_the_update_rule(data):
         assert np.allclose(tr.D, [md.directional_bregman(Wmm, W, p) for W in Ws], rtol=1e-9, atol=1e-15)
         ref = np.mean(md.logistic(md.gammas(data).max(axis=1)))
         assert np.allclose(tr.L + ref, [md.loss(data, W) for W in Ws], rtol=1e-12)
+        assert np.allclose(tr.dNp1[:-1], np.diff(tr.Np1), rtol=1e-8, atol=1e-14 * tr.Np1[0])
+        assert np.allclose(tr.dL[:-1], -np.diff(tr.L), rtol=1e-8, atol=1e-15)
+        assert np.allclose(tr.g, [np.sum(md.grad(data, W) * md.normalize(Wmm, p)) for W in Ws], rtol=1e-12)
         longer = tr.extend(data, Wmm, p, 0.5, 10)
         assert np.allclose(longer.N, md.track(data, W0, Wmm, p, 0.5, 30).N, rtol=1e-13)
+        assert np.allclose(longer.head(20).dNp1, tr.dNp1, rtol=1e-13)
+        assert np.array_equal(md.iterate(data, md.mirror_map(W0, p), p, 0.5, 20), tr.theta_last)
+
+
+@pytest.mark.parametrize("rel", [1e-3, 1e-8, 1e-13])
+def test_step_increments_have_no_cancellation(data, rel):
+    """dual_norm_increment, primal_increment, loss_decrease keep ~15 digits of a step far below N's rounding."""
+    rng = np.random.default_rng(8)
+    for p in (1.1, 1.5, 2.0, 3.0, 4.0):
+        W = 30 * rng.standard_normal((10, 10))
+        W[0, 0] = 0.0  # an entry at 0 (the direct branch)
+        theta = md.mirror_map(W, p)
+        h = rel * rng.standard_normal((10, 10)) * np.abs(theta)
+        h[0, 0] = 1e-9
+        q = float(md.dual_exponent(p))
+        dn, dW = md.dual_norm_increment(theta, h, q), md.primal_increment(theta, h, p)
+        dL = md.loss_decrease(data, W, dW)
+        with mpmath.workdps(60):
+            xp = MP(60)
+            th1 = xp.asarray(theta) + xp.asarray(h)
+            ref_n = md.lp_norm(th1, q, xp) - md.lp_norm(theta, q, xp)
+            ref_W = (md.inverse_mirror_map(th1, p, xp) - md.inverse_mirror_map(theta, p, xp)).astype(float)
+            ref_L = md.loss(data, W, xp=xp) - md.loss(data, xp.asarray(W) + xp.asarray(dW), xp=xp)
+            assert abs(float((dn - ref_n) / ref_n)) <= 1e-13
+            assert abs(float((dL - ref_L) / ref_L)) <= 1e-13
+        assert np.max(np.abs(dW - ref_W)) <= 1e-14 * np.max(np.abs(ref_W))
+
+
+def test_exact_run_and_the_per_step_form_of_29():
+    """lemma-29/eq-29: its float64 per-step form agrees with (29') on the run recomputed in 60 digits, to 1e-14 of its
+    scale, where the float64 iterates' own differences carry errors of 1e-15 relative (R0 = 10 and 30)."""
+    import sys
+    from pathlib import Path
+
+    from attncheck.cli import load
+
+    claims = Path(__file__).resolve().parent.parent / "properties" / "test_julistiono2024_convergence.py"
+    load([str(claims)])
+    conv = sys.modules[f"attncheck_claims_{claims.stem}"]
+    for args in [((10.0, 60), 0, 1.5, 0.3819660112501051, 2147483648, 1e-3), ((30.0, 60), 1, 3.0, 0.0, 0, 1.0)]:
+        run = conv.Run(*args)
+        fast = conv._eq29_steps(run.tr, run.eta)
+        with mpmath.workdps(60):
+            xp = MP(60)
+            exact = run.exact(xp)
+            direct = conv._eq29(exact, run.eta, xp)
+            S = np.array([float(v * n) for v, n in zip(direct.value, exact.Np1[1:])])
+            assert np.allclose(exact.N.astype(float), run.tr.N, rtol=1e-13)
+        assert np.max(np.abs(fast.value - S) / fast.scale) <= 1e-14
 
 
 def test_loss_excess_has_no_cancellation(data):
@@ -202,3 +254,37 @@ def test_experiment_agreement_verdicts():
     assert ex.agreement_4_2({str(p): good for p in P})["agreement"] == "agrees"
     flat = dict(good, softmax_selected=[0.99, 0.5])
     assert ex.agreement_4_2({"1.75": good, "2.0": flat, "3.0": flat})["agreement"] == "partly"
+
+
+def test_experiments_assert_the_svm_certificate():
+    """Every SVM behind the Section 4 experiments must be certified to KKT <= 1e-8; a planted worse one stops them."""
+    from attncheck.experiments import julistiono2024_synthetic as ex
+
+    data = synthetic(3, 4, 4, np.random.default_rng(5))
+    sol = svm.att_svm(data, svm.optimal_tokens(data), 2.0)
+    assert ex._certified(sol, "here") is sol
+    with pytest.raises(ArithmeticError, match="KKT"):
+        ex._certified(svm.SVMSolution(sol.w, sol.lam, sol.margins, 2.0, kkt=1e-6, gap=0.0, seconds=0.0), "planted")
+
+
+@pytest.mark.parametrize("p", [1.1, 1.5, 2.0, 3.0, 4.5])
+def test_mirror_map_and_svm_dual_gradient_match_torch_autograd(p):
+    """The two other closed-form gradients: grad psi = sign(W)|W|^(p-1) (Definition 1) and the smooth dual's gradient
+    A w(lam) - 1 with w = sign(U)|U|^(q-1), U = A^T lam (Section 1.5), against torch autograd (float64)."""
+    dev = torch_device()
+    rng = np.random.default_rng(9)
+    W0 = rng.standard_normal((5, 5)) * 10 ** rng.uniform(-2, 2, (5, 5))
+    W = torch.tensor(W0, device=dev, requires_grad=True)
+    (W.abs() ** p).sum().div(p).backward()
+    assert np.allclose(md.mirror_map(W0, p), W.grad.cpu().numpy(), rtol=1e-12, atol=0)
+    data = synthetic(3, 4, 4, np.random.default_rng(5))
+    cons = svm.AttConstraints(data, svm.optimal_tokens(data))
+    lam0 = rng.uniform(0.1, 1.0, cons.m)
+    neg_g, grad = svm._dual(cons, p)(lam0)
+    q = float(md.dual_exponent(p))
+    A = torch.tensor(cons.gram_rows(np.arange(cons.m)), device=dev)
+    lam = torch.tensor(lam0, device=dev, requires_grad=True)
+    g = lam.sum() - ((A.T @ lam).abs() ** q).sum() / q
+    g.backward()
+    assert np.isclose(-neg_g, g.item(), rtol=1e-12)
+    assert np.allclose(-np.asarray(grad), lam.grad.cpu().numpy(), rtol=1e-10, atol=1e-12)

@@ -58,6 +58,11 @@ def test_natural_order_sections_errata_families_and_counts():
     assert [r["id"] for r in recs if g.is_main_theorem(r)] == ["p/theorem-1.1/main", "q/theorem-2/main"]
     assert g.section(recs[-1]) == "Section 3"
     assert g.provenance(recs[-1])[0] == "RECONSTRUCTED"
+    # julistiono2024's labels, the longer DERIVED-UNCERTAIN before its prefix DERIVED; none where no label opens an entry
+    for text, tag in [("DERIVED-UNCERTAIN (R_pi unknown)", "DERIVED-UNCERTAIN"), ("DERIVED (exact)", "DERIVED"),
+                      ("CODE: the update rule", "CODE"), ("MISSING from the text", "MISSING")]:
+        assert g.provenance(_rec("j/lemma-1/main", interpretation={"provenance": text})) == (tag, text)
+    assert g.provenance(_rec("j/lemma-1/main", interpretation={"provenance": "derivation pending"})) is None
 
 
 def test_committed_report_renders_short_summary_and_pages(tmp_path):

@@ -290,12 +290,15 @@ def reference_geometry(seed: int, p: float) -> ConeGeometry:
     return cone_geometry(data, optimal_tokens(data), p)
 
 
-def cone_direction(geom: ConeGeometry, u: float, E: np.ndarray, iters: int = 200) -> np.ndarray:
+def cone_direction(geom: ConeGeometry, u: float, E: np.ndarray) -> np.ndarray:
     """A unit direction bar W = normalize(bar W_mm + r E) with D_psi(bar W_mm, bar W) = u mu(alpha) (u in [0, 1]).
 
-    r is found by bisection, so the point lies in the cone C_{p, mu(alpha), R} (Section 1.7) by construction,
-    on its boundary at u = 1.
+    r solves log D(r) = log(u mu(alpha)) (Brent's method on log r, bracketed by doubling), then is lowered by
+    bisection until D(r) <= u mu(alpha), so the point lies in the cone C_{p, mu(alpha), R} (Section 1.7) by construction, on
+    its boundary at u = 1 (to rounding).
     """
+    from scipy.optimize import brentq
+
     from .mirror_descent import directional_bregman, normalize
 
     p, Wbar = geom.p, normalize(geom.W_mm, geom.p)
@@ -303,13 +306,24 @@ def cone_direction(geom: ConeGeometry, u: float, E: np.ndarray, iters: int = 200
     if target <= 0:
         return Wbar
     E = E / lp_norm(E, p)
-    D = lambda r: directional_bregman(Wbar, Wbar + r * E, p)  # noqa: E731
+    D = lambda r: float(directional_bregman(Wbar, Wbar + r * E, p))  # noqa: E731
     lo, hi = 0.0, 1e-8
     while D(hi) < target:
         lo, hi = hi, 2 * hi
-    for _ in range(iters):
-        mid = 0.5 * (lo + hi)
-        lo, hi = (mid, hi) if D(mid) < target else (lo, mid)
-        if hi - lo <= 1e-17 * hi:
+    if lo == 0.0:  # bracket from below; a target under D's rounding floor (D(0) > 0 after normalizing) gives r = 0
+        lo = hi / 2
+        while D(lo) >= target:
+            if lo == 0.0:
+                return normalize(Wbar, p)
+            hi, lo = lo, lo / 2
+    t = np.log(target)
+    logD = lambda x: np.log(max(D(np.exp(x)), 5e-324))  # noqa: E731  (D = 0 below its resolution: the floor)
+    r = np.exp(brentq(lambda x: logD(x) - t, np.log(lo), np.log(hi), xtol=1e-15, rtol=8.9e-16))
+    for _ in range(64):  # r a hair above: bisect down to the largest r found with D(r) <= target (lo has D < target)
+        if D(r) <= target:
             break
-    return normalize(Wbar + lo * E, p)
+        mid = 0.5 * (lo + r)
+        lo, r = (mid, r) if D(mid) <= target else (lo, mid)
+    else:
+        r = lo
+    return normalize(Wbar + r * E, p)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import mpmath
 import numpy as np
 
 from ..precision import F64
@@ -147,6 +148,8 @@ def logistic_prime(u, xp=F64):
 def scores(data, W, xp=F64):
     """h_i = X_i W z_i, shape (n, T): the attention score of token t is x_it^T W z_i."""
     W = xp.asarray(W)
+    if xp is F64:
+        return np.einsum("itd,id->it", data.X, np.asarray(data.z) @ W.T)
     Wz = xp.sum(W[None, :, :] * np.asarray(data.z)[:, None, :], axis=-1)  # (n, d)
     return xp.sum(np.asarray(data.X) * Wz[:, None, :], axis=-1)
 
@@ -154,6 +157,9 @@ def scores(data, W, xp=F64):
 def softmax(h, xp=F64):
     """S(h) along the last axis, in log domain."""
     h = xp.asarray(h)
+    if xp is F64 and np.all(np.isfinite(h)):
+        e = np.exp(h - np.max(h, axis=-1, keepdims=True))
+        return e / np.sum(e, axis=-1, keepdims=True)
     return xp.exp(h - xp.logsumexp(h, axis=-1)[..., None])
 
 
@@ -173,18 +179,19 @@ def loss(data, W, v=None, xp=F64):
     return xp.sum(logistic(outputs(data, W, v, xp), xp)) / len(data.Y)
 
 
-def loss_excess(data, W, anchor, v=None):
-    """L(W) - (1/n) sum_i ell(gamma_{i, a_i}) for fixed token indices a (float64), without cancellation.
+def loss_excess(data, W, anchor, v=None, xp=F64):
+    """L(W) - (1/n) sum_i ell(gamma_{i, a_i}) for fixed token indices a, without cancellation.
 
     With delta_i = sum_t s_it (gamma_it - gamma_{i a_i}) (small once the weights concentrate on a_i), each term is
     ell(u + delta) - ell(u) = log1p(e^-u expm1(-delta) / (1 + e^-u)), u = gamma_{i a_i}; differences of L between
     iterates are then formed from these small numbers, not from L itself.
     """
-    s = softmax(scores(data, W))
-    g = gammas(data, v)
+    s = softmax(scores(data, W, xp), xp)
+    g = gammas(data, v, xp)
     u = g[np.arange(len(g)), anchor]
-    delta = np.sum(s * (g - u[:, None]), axis=-1)
-    return float(np.mean(np.log1p(np.exp(-u) * np.expm1(-delta) / (1.0 + np.exp(-u)))))
+    delta = xp.sum(s * (g - u[:, None]), axis=-1)
+    e = xp.exp(-u)
+    return xp.sum(xp.log1p(e * xp.expm1(-delta) / (1.0 + e))) / len(g)
 
 
 def _pair_weights(s, gamma, xp=F64):
@@ -222,8 +229,10 @@ def grad(data, W, v=None, xp=F64):
     c = _pair_weights(s, gamma, xp)
     anchor = np.argmax(xp.to_float(h), axis=-1)
     dX = X - X[np.arange(len(X)), anchor][:, None, :]  # x_t - x_a, (n, T, d)
-    u = xp.sum((s * c)[:, :, None] * dX, axis=1)  # X_i^T S' gamma_i, (n, d)
     lp = logistic_prime(xp.sum(gamma * s, axis=-1), xp)
+    if xp is F64:
+        return (lp[:, None] * np.einsum("it,itd->id", s * c, dX)).T @ np.asarray(data.z) / len(data.Y)
+    u = xp.sum((s * c)[:, :, None] * dX, axis=1)  # X_i^T S' gamma_i, (n, d)
     return xp.sum((lp[:, None] * u)[:, :, None] * np.asarray(data.z)[:, None, :], axis=0) / len(data.Y)
 
 
@@ -289,6 +298,14 @@ def attgd(data, W0, p, eta, steps, normalized=False, every=1):
     return np.stack(out)
 
 
+def iterate(data, theta, p, eta, steps):
+    """``steps`` un-normalized ell_p-AttGD steps from the dual point theta = grad psi(W) (float64, v fixed), as in
+    :func:`track` without its per-step quantities: the dual point after the last step."""
+    for _ in range(steps):
+        theta = theta - eta * grad(data, inverse_mirror_map(theta, p))
+    return theta
+
+
 def joint_gd(data, W0, v0, p, eta, steps, normalized=True, every=1):
     """ell_p-JointGD (Section 4.2): simultaneous mirror steps on W and v; returns (Ws, vs)."""
     W, v = np.array(W0, dtype=float), np.array(v0, dtype=float)
@@ -302,11 +319,68 @@ def joint_gd(data, W0, v0, p, eta, steps, normalized=True, every=1):
     return np.stack(Ws), np.stack(vs)
 
 
+def _same_sign_growth(theta, h, r, xp=F64):
+    """(|theta + h|^r - |theta|^r) / |theta|^r = expm1(r log1p(h / theta)) where theta + h keeps theta's sign (else
+    None there): the relative change of a power, without forming the difference of two nearly equal numbers."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = h / xp.where(np.asarray(theta != 0, bool), theta, 1.0)
+    keep = np.asarray((theta != 0) & (ratio > -1), bool)
+    ratio = xp.where(keep, ratio, 0.0)
+    return keep, xp.expm1(r * xp.log1p(ratio))
+
+
+def dual_norm_increment(theta, h, q, xp=F64):
+    """||theta + h||_q - ||theta||_q, summed as relative changes of |theta_j|^q (Lemma 4 (i)'s increment of
+    ||grad psi||_q = N^(p-1); no cancellation when h is far below theta's rounding)."""
+    theta, h, q = xp.asarray(theta), xp.asarray(h), xp.asarray(q)
+    a = xp.abs(theta)
+    top = np.max(a)
+    keep, growth = _same_sign_growth(theta, h, q, xp)
+    base = (a / top) ** q
+    direct = (xp.abs(theta + h) / top) ** q - base
+    dA = xp.sum(xp.where(keep, base * growth, direct))
+    A = xp.sum(base)
+    return top * A ** (1 / q) * xp.expm1(xp.log1p(dA / A) / q)
+
+
+def primal_increment(theta, h, p, xp=F64):
+    """W(theta + h) - W(theta) with W(theta) = (grad psi)^(-1)(theta), entrywise without cancellation."""
+    theta, h, p = xp.asarray(theta), xp.asarray(h), xp.asarray(p)
+    keep, growth = _same_sign_growth(theta, h, 1 / (p - 1), xp)
+    W = inverse_mirror_map(theta, p, xp)
+    return xp.where(keep, W * growth, inverse_mirror_map(theta + h, p, xp) - W)
+
+
+def loss_decrease(data, W, dW, v=None, xp=F64):
+    """L(W) - L(W + dW) from the score changes dh = X dW z, without cancellation (per sample i, with a the token
+    of largest weight: s'_t - s_t = s_t expm1(dh_t - dh_a - log1p(sum_t s_t expm1(dh_t - dh_a))), then
+    u' - u = sum_{t != a} (gamma_t - gamma_a)(s'_t - s_t) and ell(u) - ell(u') = -log1p(e^-u expm1(u - u') /
+    (1 + e^-u)))."""
+    h = scores(data, W, xp)
+    dh = scores(data, dW, xp)
+    s = softmax(h, xp)
+    g = gammas(data, v, xp)
+    rows = np.arange(len(g))
+    a = np.argmax(xp.to_float(h), axis=-1)
+    rel = dh - dh[rows, a][:, None]
+    shift = xp.log1p(xp.sum(s * xp.expm1(rel), axis=-1))
+    ds = s * xp.expm1(rel - shift[:, None])
+    du = xp.sum((g - g[rows, a][:, None]) * ds, axis=-1)  # the t = a term is 0
+    u = xp.sum(g * s, axis=-1)
+    e = xp.exp(-u)
+    return -xp.sum(xp.log1p(e * xp.expm1(-du) / (1.0 + e))) / len(g)
+
+
 class Track(NamedTuple):
     """Per-iterate quantities of an ell_p-AttGD run (index k = 0..steps), Lemmas 27-30 (claims file Section 2).
 
     N: ||W(k)||_p; Np1: ||grad psi(W(k))||_q = N^(p-1) (Section 1.3); D: bar D_k = D_psi(bar W_mm, bar W(k));
-    L: L(W(k)) - L_ref (loss_excess with the tokens selected at W(0); differences only); pi: pi_emp(W(k)) = <grad L, bar W(k)> / <grad L, bar W_mm> - 1 (Lemma 21's ratio).
+    L: L(W(k)) - L_ref (loss_excess with the tokens selected at W(0) at k = 0, then less the decreases dL in
+    float64; differences only); pi: pi_emp(W(k)) =
+    <grad L, bar W(k)> / <grad L, bar W_mm> - 1 (Lemma 21's ratio); g: <grad L(W(k)), bar W_mm> (pairwise form);
+    dNp1, dL: the step out of W(k), N_{k+1}^(p-1) - N_k^(p-1) and L(W(k)) - L(W(k+1)), each formed without
+    cancellation (dual_norm_increment, primal_increment, loss_decrease), so they keep their relative accuracy when a
+    step is far below the rounding of N and L.
     """
 
     N: np.ndarray
@@ -314,36 +388,59 @@ class Track(NamedTuple):
     D: np.ndarray
     L: np.ndarray
     pi: np.ndarray
+    g: np.ndarray
+    dNp1: np.ndarray
+    dL: np.ndarray
     theta_last: np.ndarray  # grad psi of the last iterate, from which a run is continued
+
+    def head(self, K) -> "Track":
+        """The first K steps (iterates 0..K)."""
+        return Track(*(a[:K + 1] for a in self[:-1]), self.theta_last)
 
     def extend(self, data, W_mm, p, eta, steps) -> "Track":
         """The same run continued by ``steps`` more steps (the first ``len(self)`` entries unchanged)."""
         more = track(data, None, W_mm, p, eta, steps, theta0=self.theta_last)
-        joined = (np.concatenate([a, b[1:]]) for a, b in zip(self[:5], more[:5]))
+        joined = (np.concatenate([a, b[1:]]) for a, b in zip(self[:-1], more[:-1]))
         return Track(*joined, more.theta_last)
 
 
-def track(data, W0, W_mm, p, eta, steps, theta0=None, anchor=None) -> Track:
-    """Un-normalized ell_p-AttGD from W0 (float64) with the quantities of :class:`Track` at every iterate.
+def track(data, W0, W_mm, p, eta, steps, theta0=None, anchor=None, xp=F64) -> Track:
+    """Un-normalized ell_p-AttGD from W0 with the quantities of :class:`Track` at every iterate, in xp's precision.
 
     The state is the dual point theta(k) = grad psi(W(k)) (the update rule acts there: theta(k+1) = theta(k) -
-    eta grad L(W(k))) and W(k) = (grad psi)^(-1)(theta(k)); a step below theta's rounding leaves W(k) unchanged
-    exactly, instead of moving it by the round trip through the mirror map. theta0 (instead of W0): start there.
-    anchor: the tokens of L_ref (default alpha_i = argmax_t gamma_it, the cone lemmas' selection).
+    eta grad L(W(k))) and W(k) = (grad psi)^(-1)(theta(k)); in float64 a step below theta's rounding leaves W(k)
+    unchanged exactly, instead of moving it by the round trip through the mirror map, while the increments dNp1, dL
+    are those of the exact step from theta(k). In mpmath (``xp = MP(dps)``, inside ``mpmath.workdps(dps)``) every
+    iterate is exact to dps digits: the run of the same float64 W0 whose per-step changes are below float64
+    rounding (there D is taken as 1 - <theta, bar W_mm> / ||theta||_q, Section 1.3, exact at that precision).
+    theta0 (instead of W0): start there. anchor: the tokens of L_ref (default alpha_i = argmax_t gamma_it).
     """
-    q, Wbar_mm = float(dual_exponent(p)), normalize(W_mm, p)
-    theta = mirror_map(np.array(W0, dtype=float), p) if theta0 is None else theta0
+    mp = xp is not F64
+    scalar = (lambda a: np.asarray(a, dtype=object).item()) if mp else float
+    q, Wbar_mm, eta = dual_exponent(p, xp), normalize(W_mm, p, xp), xp.asarray(eta)
+    theta = mirror_map(xp.asarray(W0), p, xp) if theta0 is None else theta0
     anchor = np.argmax(gammas(data), axis=1) if anchor is None else anchor
     rows = []
     for k in range(steps + 1):
-        W = inverse_mirror_map(theta, p)
-        G = grad(data, W)
-        N = float(lp_norm(W, p))
-        inner_mm = np.sum(G * Wbar_mm)
+        W = inverse_mirror_map(theta, p, xp)
+        G = grad(data, W, xp=xp)
+        N, Np1 = lp_norm(W, p, xp), lp_norm(theta, q, xp)
+        step = -eta * G
+        g, gW = xp.sum(G * Wbar_mm), xp.sum(G * W)  # G in the anchored pairwise form: no cancellation inside
+        if mp:  # at dps digits plain sums and differences are accurate; the increments are differences of rows
+            D, incr = 1 - xp.sum(theta * Wbar_mm) / Np1, (None, None)
+        else:
+            D = bregman(Wbar_mm, W / N, p)
+            incr = dual_norm_increment(theta, step, q), loss_decrease(data, W, primal_increment(theta, step, p))
         # G = 0 (underflow): Lemma 21's inequality reads 0 >= 0 and holds with pi = 0
-        pi = float(np.sum(G * W) / N / inner_mm) - 1.0 if inner_mm != 0 else 0.0
-        rows.append((N, float(lp_norm(theta, q)), float(bregman(Wbar_mm, W / N, p)),
-                     loss_excess(data, W, anchor), pi))
+        pi = gW / N / g - 1 if g != 0 else 0 * N
+        L = loss_excess(data, W, anchor, xp=xp) if mp or k == 0 else rows[-1][3] - rows[-1][7]
+        rows.append(tuple(map(scalar, (N, Np1, D, L, pi, g))) + incr)
         if k < steps:
-            theta = theta - eta * G
-    return Track(*map(np.array, zip(*rows)), theta)
+            theta = theta + step
+    if mp:
+        cols = [np.array(col, dtype=object) for col in list(zip(*rows))[:6]]
+        last = mpmath.mpf("nan")  # the step out of the last iterate is not taken
+        cols += [np.append(np.diff(cols[1]), last), np.append(-np.diff(cols[3]), last)]
+        return Track(*cols, theta)
+    return Track(*(np.array(col, dtype=float) for col in zip(*rows)), theta)

@@ -7,6 +7,7 @@ and near-equal pairs (the 0/0 corner of Lemma 13).
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -117,17 +118,27 @@ def att_cases(draw, p_lo: float = 1.0, p_hi: float = 6.0, eta_lo: float = 1e-4, 
     return AttCase((seed, n, T, d), W, V, float(eta), float(p))
 
 
+@lru_cache(maxsize=4096)
+def _cone_direction(seed, p, u, w):
+    """The unit direction of a cone point (shared by every R and every claim that draws the same parameters)."""
+    from ..models.att_svm import cone_direction, reference_geometry
+
+    geom = reference_geometry(seed, p)
+    d = geom.W_mm.shape[0]
+    Wbar = cone_direction(geom, u, np.random.default_rng(w).standard_normal((d, d)))
+    Wbar.setflags(write=False)
+    return Wbar
+
+
 class ConeCase:
     """A cone point W with ||W||_p = R ||W_mm||_p and its geometry (repr: the parameters)."""
 
     def __init__(self, R, seed, p, u, w, pi=None, eta=None):
-        from ..models.att_svm import cone_direction, reference_geometry
+        from ..models.att_svm import reference_geometry
 
         self.R, self.seed, self.p, self.u, self.w, self.pi, self.eta = R, seed, p, u, w, pi, eta
         self.geom = reference_geometry(seed, p)
-        d = self.geom.W_mm.shape[0]
-        E = np.random.default_rng(w).standard_normal((d, d))
-        self.Wbar = cone_direction(self.geom, u, E)
+        self.Wbar = _cone_direction(seed, p, u, w)
         self.W = R * self.geom.svm.norm * self.Wbar
 
     @property
