@@ -162,7 +162,7 @@ class Space:
     def case(self, values: dict):
         bad = [k for k, p in self.params.items() if not p.contains(values[k])]
         if bad:
-            raise ValueError(f"values outside the space: " + ", ".join(f"{k}={values[k]!r}" for k in bad))
+            raise ValueError("values outside the space: " + ", ".join(f"{k}={values[k]!r}" for k in bad))
         return self.build(**values) if self.build is not None else dict(values)
 
     @property

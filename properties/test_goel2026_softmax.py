@@ -235,7 +235,7 @@ def lemma_7_closed_form_3d(case, xp):
 
 def _lemma7_tube(**v):
     case = ss.make_tube_case(lambda c: 10 * c["rho"], **v)
-    p, c = case.problem, case.constants
+    c = case.constants
     tau = math.sqrt(c["sigma_1"]) + float(np.linalg.norm(case.H))
     case.extra.update(tau=tau, a=v["u"] * v["w"] / (2 * tau), b=(1 - v["u"]) * v["w"] / (2 * tau ** 2))
     return case

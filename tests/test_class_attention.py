@@ -9,12 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attncheck.data.attention import CrossAttentionParams, SelfAttentionParams
 from attncheck.models import attention as dense
 from attncheck.models import class_attention as core
-from attncheck.models.class_attention import definition_d1, definition_f1, rows, section_e
 from attncheck.precision import F64, MP
-from attncheck.strategies.attention import SelfAttentionCase
 
 RTOL = 1e-11
 

@@ -6,7 +6,6 @@ search finds at some path points only: flat in n (true) or growing like n^0.5 on
 """
 import math
 
-import numpy as np
 import pytest
 
 from attncheck import Int, Real, Space, claim

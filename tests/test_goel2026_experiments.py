@@ -41,7 +41,6 @@ def _result(**over):
     random start geometric then at the floor, floor ~ 1/n."""
     t = list(range(0, 2001, 10))
     ours2 = [max(100 * 0.97 ** s, 1e-3) for s in t]
-    n = [250, 1000, 4000, 16000]
     res = {"fig1_ours": {"t": t, "excess": [1e-3] * len(t)}, "fig1_sgd": {"t": t, "excess": [100 / (1 + s) for s in t]},
            "fig2_ours": {"t": t, "excess": ours2}, "fig2_sgd": {"t": t, "excess": [100 / (1 + s) for s in t]},
            "exponent_init_excess": {"slope": -1.0, "ci95": [-1.2, -0.8]},

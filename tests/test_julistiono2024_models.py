@@ -93,7 +93,6 @@ def test_md_step_is_gd_at_p_2_and_normalized_step_has_unit_dual_norm(data):
 
 def _slsqp(cons, p, shape):
     """Independent primal solve: SLSQP on min ||w||_p^p / p s.t. A w >= 1."""
-    D = int(np.prod(shape))
     A = cons.gram_rows(np.arange(cons.m))
     res = minimize(lambda w: np.sum(np.abs(w) ** p) / p, np.linalg.lstsq(A, np.ones(cons.m), rcond=None)[0],
                    jac=lambda w: np.sign(w) * np.abs(w) ** (p - 1), method="SLSQP",
@@ -218,7 +217,6 @@ def test_exact_run_and_the_per_step_form_of_29():
 
 def test_loss_excess_has_no_cancellation(data):
     """At a large scale the excess over the selected tokens' loss (far below L's rounding) keeps 12 digits."""
-    a = np.argmax(md.gammas(data), axis=1)
     W = 1e2 * np.random.default_rng(1).standard_normal((10, 10))
     with mpmath.workdps(200):
         xp = MP(200)

@@ -1,5 +1,4 @@
 """Declared parameter spaces: corners, validation, optimizer coordinates, budgets by cost."""
-import math
 
 import numpy as np
 import pytest

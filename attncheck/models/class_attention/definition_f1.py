@@ -30,8 +30,6 @@ structure, which the position functions (:func:`query_classes`, :func:`present_k
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from .. import class_attention as core
