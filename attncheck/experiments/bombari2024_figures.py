@@ -41,13 +41,16 @@ def entries(profile: str, out: Path, seed: int, progress) -> list[dict]:
                      + f" ({r['seconds']:.1f} s)")
     entries.append({"id": "bombari2024-ws", "title": title, "description": desc,
                     "figures": bombari2024_ws.figures(res, out), "notes": notes, "profile": profile, "seed": seed,
-                    "data": res})
+                    "data": res, "verdict": bombari2024_ws.agreement(res)})
     gen = bombari2024_generalization.run(profile, rng, progress)
     title, desc = DESCRIPTIONS["bombari2024-generalization"]
-    notes = [f"{gen['trials']} simulations per (panel, N); d = {gen['d']}; theta_0 = 0; profile {profile}; seed {seed}.",
+    notes = [f"{gen['trials']} trials per panel; d = {gen['d']}; theta_0 = 0; profile {profile}; seed {seed}.",
+             f"One trial draws the weights, {max(gen['N']) + 1} samples and the test sample once; N in {gen['N']} "
+             "uses the first N samples (nested), so each point has the law of an independent simulation and the "
+             "points of one trial are dependent across N.",
              "Synthetic data, not BERT-Base imdb.",
              "Points below (2 - gamma)^2 per panel and mode: " + ", ".join(f"{k}: {v}" for k, v in gen["below_bound"].items())]
     entries.append({"id": "bombari2024-generalization", "title": title, "description": desc,
                     "figures": [bombari2024_generalization.figure(gen, out)], "notes": notes, "profile": profile,
-                    "seed": seed, "data": gen})
+                    "seed": seed, "data": gen, "verdict": bombari2024_generalization.agreement(gen)})
     return entries

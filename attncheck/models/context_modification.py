@@ -14,8 +14,8 @@ import torch
 
 from .. import precision
 from . import glm
-from .random_features import ACTIVATIONS, flat, rf_features
-from .word_sensitivity import maximize
+from .random_features import rf_blocks_from_V, rf_features
+from .word_sensitivity import maximize, rf_perturbation
 
 
 @dataclass
@@ -56,12 +56,9 @@ def rf_task(X, X_train, Y, y: float, V, act: str, theta0=None) -> RFTask:
 
 
 def _perturbed_features(task: RFTask, tokens):
-    """Delta (T, R, 1, d) -> phi(X^i(Delta)) (T, R, k) for i = tokens[t]."""
-    f = ACTIVATIONS[task.act].torch_fn
-    n, d = task.X.shape
-    z = flat(task.X) @ task.V.T
-    A = torch.stack([task.V[:, i * d:(i + 1) * d] for i in tokens])  # (T, k, d)
-    return lambda delta: f(z + torch.einsum("tkd,trd->trk", A, delta[:, :, 0, :]))
+    """Delta (T, R, 1, d) -> phi(X^i(Delta)) (T, R, k) for i = tokens[t] (the blocks of token i cut out of V)."""
+    blocks = rf_blocks_from_V(task.X, task.V, tokens)
+    return rf_perturbation(blocks, [[t] for t in range(len(tokens))], task.act)[0]
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 Lemma D.1 (D.8): delta_eps = sqrt(d/n) U_r eps; Lemma D.2 (D.24)-(D.25): delta*_{1,2} = delta*/2 +- v/2
 with v orthogonal to the rows of X; Lemma D.3 (D.27), (D.31): sigma(Delta) = X W Delta / sqrt d with
-Delta = C W^T delta; Lemma D.4 (D.40): the distance of an attention row to e_i; Lemma D.5 (D.48): the
+Delta = C W^T delta, and a second pair aligned with the rows of X W (:func:`aligned_pair`); Lemma D.4 (D.40): the distance of an attention row to e_i; Lemma D.5 (D.48): the
 change of phi_RAF. numpy float64 for the token algebra, torch for the attention map.
 """
 from __future__ import annotations
@@ -76,15 +76,15 @@ def d3_best(X: np.ndarray, W: np.ndarray, rng: np.random.Generator, frac: int, d
     """The Lemma D.3 witness pair [Delta*_1, Delta*_2], Delta*_k = C_k W^T delta*_k (D.31) with
     delta*_{1,2} = delta*/2 +- v/2 (D.24)-(D.25) and ||Delta*_k|| = sqrt(d): among `draws` draws of (D.8)
     (both signs) and `vs` draws of v, the pair with the largest frac-th largest min_k sigma(Delta*_k)_i.
-    Any pair in the ball is an admissible witness of the existence claims D.3-D.5. Uses M = W W^T:
-    sigma(Delta_k) = X M delta_k / ||W^T delta_k|| and ||W^T delta_k||^2 = delta_k^T M delta_k."""
+    Any pair in the ball is an admissible witness of the existence claims D.3-D.5. With M = W W^T,
+    sigma(Delta_k) = X M delta_k / ||W^T delta_k||, every M-product is taken as (. W)(. W)^T: O((n + draws) d^2),
+    no d x d product."""
     n, d = X.shape
     A = d1_candidates(X, rng, draws)  # a x d
     V = orth_v(X, rng, vs)  # b x d
-    M = W @ W.T
-    XM, AM, VM = X @ M, A @ M, V @ M
-    aMa, vMv, aMv = np.einsum("ij,ij->i", AM, A), np.einsum("ij,ij->i", VM, V), AM @ V.T  # a, b, a x b
-    XMa, XMv = XM @ A.T, XM @ V.T  # n x a, n x b
+    XW, AW, VW = X @ W, A @ W, V @ W
+    aMa, vMv, aMv = np.einsum("ij,ij->i", AW, AW), np.einsum("ij,ij->i", VW, VW), AW @ VW.T  # a, b, a x b
+    XMa, XMv = XW @ AW.T, XW @ VW.T  # n x a, n x b
     sig = []
     for sgn in (1.0, -1.0):
         norm = np.sqrt((aMa[:, None] + sgn * 2 * aMv + vMv[None, :]) / 4)  # ||W^T delta_k||, a x b
@@ -96,6 +96,42 @@ def d3_best(X: np.ndarray, W: np.ndarray, rng: np.random.Generator, frac: int, d
         u = W.T @ (A[ia] / 2 + sgn * V[ib] / 2)
         out.append(u * math.sqrt(d) / np.linalg.norm(u))
     return out
+
+
+def rows_along(X: np.ndarray, W: np.ndarray, frac: int) -> np.ndarray:
+    """frac rows J for :func:`aligned_pair`: where a_j^T v is largest (a_j = W^T x_j / sqrt d, v the top right
+    singular vector of [a_j]; the sign of v with the larger frac-th value)."""
+    Aj = (X @ W) / math.sqrt(X.shape[1])
+    proj = Aj @ np.linalg.svd(Aj, full_matrices=False)[2][0]
+    if np.sort(-proj)[::-1][frac - 1] > np.sort(proj)[::-1][frac - 1]:
+        proj = -proj
+    return np.argsort(-proj, kind="stable")[:frac]
+
+
+def rows_toward(X: np.ndarray, W: np.ndarray, i: int, frac: int) -> np.ndarray:
+    """frac rows J != i for :func:`aligned_pair`: those whose attention already leans most toward token i,
+    by the margin S_ji - logsumexp_{k != i} S_jk of the unperturbed scores S = X W X^T / sqrt d."""
+    S = X @ W @ X.T / math.sqrt(X.shape[1])
+    others = np.delete(S, i, axis=1)
+    top = others.max(axis=1)
+    margin = S[:, i] - top - np.log(np.exp(others - top[:, None]).sum(axis=1))
+    margin[i] = -np.inf
+    return np.argsort(-margin, kind="stable")[:frac]
+
+
+def aligned_pair(X: np.ndarray, W: np.ndarray, rng: np.random.Generator, J) -> list:
+    """A witness pair for Lemmas D.3-D.5 other than the proof's: with a_j = W^T x_j / sqrt(d) (so that
+    sigma(Delta)_j = a_j^T Delta), g the minimum-norm Delta with a_J^T g = 1 on the rows J, h orthogonal to
+    every a_j with ||h|| = ||g||: Delta*_{1,2} = sqrt(d) (g +- h) / ||g +- h||. Then sigma(Delta*_k)_j =
+    sqrt(d / 2) / ||g|| on J for both k (about sqrt(d / (2 |J|)) for nearly orthogonal a_j) and
+    ||Delta*_1 - Delta*_2|| = sqrt(2 d). Needs rank(X) < d (h exists)."""
+    d = X.shape[1]
+    Aj = (X @ W) / math.sqrt(d)
+    J = np.asarray(J)
+    g = np.linalg.lstsq(Aj[J], np.ones(len(J)), rcond=None)[0]
+    h = orth_v(Aj, rng)[0]
+    h *= np.linalg.norm(g) / np.linalg.norm(h)
+    return [(g + s * h) * math.sqrt(d) / np.linalg.norm(g + s * h) for s in (1.0, -1.0)]
 
 
 def sigma(X: np.ndarray, W: np.ndarray, Delta: np.ndarray) -> np.ndarray:

@@ -8,7 +8,8 @@ Two sides of the sup:
   never an Omega(.) lower bound (it can confirm one).
 - :func:`rf_upper` / :func:`drf_upper` give *certified upper* bounds from the Lipschitz chain
   of Lemma B.1 / Lemma C.2, with the operator norm of the k x d block of token i in place of
-  ||V||_op (V(flat X^i(Delta) - flat X) = V_i Delta and ||V_i||_op <= ||V||_op).
+  ||V||_op (V(flat X^i(Delta) - flat X) = V_i Delta and ||V_i||_op <= ||V||_op), bounded above
+  through its Gram matrix with the rounding accounted for (:func:`op_norm`).
 
 A *probe* maps perturbations Delta of shape (T, R, m, d) (T token groups, R restarts, m
 tokens per group) to ||phi(X^I(Delta)) - phi(X)||^2 of shape (T, R). The structured probes
@@ -23,10 +24,6 @@ from dataclasses import dataclass
 import torch
 
 from .random_features import ACTIVATIONS, DTYPE, Attention, RFBlocks, rf_blocks
-
-#: relative inflation of computed operator norms, covering float64 rounding of the SVD
-OPNORM_SAFETY = 1e-10
-
 
 @dataclass
 class WSEstimate:
@@ -95,10 +92,10 @@ def ratio_at(probe, base_norm: float, delta: torch.Tensor) -> torch.Tensor:
 
 # ---- probes -------------------------------------------------------------------------------
 
-def rf_probe(blocks: RFBlocks, groups, act: str, Vs=()):
-    """RF (Vs empty) or DRF (Vs: layers 2..L) probe; ``groups`` index rows of blocks.A.
+def rf_perturbation(blocks: RFBlocks, groups, act: str, Vs=()):
+    """RF (Vs empty) or DRF (Vs: layers 2..L) features of X^I(Delta); ``groups`` index rows of blocks.A.
 
-    Returns (probe, ||phi(X)||).
+    Returns (features, phi(X)): features maps Delta (T, R, m, d) to phi(X^I(Delta)) (T, R, k).
     """
     f = ACTIVATIONS[act].torch_fn
     A = blocks.A[torch.as_tensor(groups, device=blocks.A.device)]  # (T, m, k, d)
@@ -109,18 +106,41 @@ def rf_probe(blocks: RFBlocks, groups, act: str, Vs=()):
             h = f(h @ V.T)
         return h
 
-    base = forward(blocks.z)
+    def features(delta):
+        return forward(blocks.z + torch.einsum("gmkd,grmd->grk", A, delta))
 
-    def probe(delta):
-        pre = blocks.z + torch.einsum("gmkd,grmd->grk", A, delta)
-        return ((forward(pre) - base) ** 2).sum(-1)
+    return features, forward(blocks.z)
 
-    return probe, float(base.norm())
+
+def rf_probe(blocks: RFBlocks, groups, act: str, Vs=()):
+    """RF (Vs empty) or DRF (Vs: layers 2..L) probe; ``groups`` index rows of blocks.A.
+
+    Returns (probe, ||phi(X)||).
+    """
+    features, base = rf_perturbation(blocks, groups, act, Vs)
+    return (lambda delta: ((features(delta) - base) ** 2).sum(-1)), float(base.norm())
+
+
+#: unit roundoff of float64
+U64 = 2.0 ** -53
 
 
 def op_norm(A: torch.Tensor) -> torch.Tensor:
-    """Largest singular value over the last two axes, inflated by OPNORM_SAFETY."""
-    return torch.linalg.matrix_norm(A, ord=2) * (1.0 + OPNORM_SAFETY)
+    """A certified upper bound on the largest singular value over the last two axes, through the smaller Gram
+    matrix G (A^T A or A A^T, inner dimension m, size p): sqrt(lambda_max(fl G) (1 + p^2 u) + gamma_m ||A||_F^2).
+
+    Rounding of the Gram: |fl(G) - G| <= gamma_m |A|^T |A| entrywise, so ||fl(G) - G||_2 <= gamma_m ||A||_F^2
+    (gamma_m = m u / (1 - m u)); the symmetric eigensolver is backward stable (error p^2 u ||G||_2 taken
+    generously). Four times cheaper than an SVD of a tall block; the bound exceeds sigma_max by ~ m u d relative.
+    """
+    m, p = A.shape[-2:]
+    At = A.transpose(-1, -2)
+    G = At @ A if m >= p else A @ At
+    inner, size = max(m, p), min(m, p)
+    gamma = inner * U64 / (1 - inner * U64)
+    lam = torch.linalg.eigvalsh(G)[..., -1].clamp(min=0.0)
+    fro2 = (A * A).sum((-1, -2)) * (1 + gamma * size)
+    return torch.sqrt(lam * (1 + size ** 2 * U64) + gamma * fro2) * (1 + 4 * U64)
 
 
 def rf_upper(blocks: RFBlocks, groups, act: str, base_norm: float, Vs=()) -> torch.Tensor:
@@ -155,8 +175,10 @@ def dense_probe(feature, X: torch.Tensor, groups):
     return probe, float(base.norm())
 
 
-def attention_probe(att: Attention, X: torch.Tensor, tokens):
-    """One-token probe for an attention map: O(n^2 d) once per token, O(n d) per evaluation.
+def attention_perturbation(att: Attention, X: torch.Tensor, tokens):
+    """One-token perturbations of an attention map: O(n^2 d) once per token, O(n d) per evaluation.
+
+    Returns (features, phi(X)): features maps Delta (T, R, 1, d) to phi(X^i(Delta)) (T, R, n, dv), i = tokens[t].
 
     Rows j != i keep their scores except column i: with r_j / U_j the log-normaliser /
     output of row j over k != i (softmax), out_j = (1 - a_j) U_j + a_j v_i' with
@@ -168,7 +190,7 @@ def attention_probe(att: Attention, X: torch.Tensor, tokens):
     S = att.scores(X)
     Vals = att.values(X)
     base = att.weights(S) @ Vals
-    XM, MXt = X @ att.M, att.M @ X.T  # (n, d), (d, n)
+    XQ, XK = att.queries(X), att.keys(X)  # (n, d'): S = XQ XK^T / c
     mask = torch.zeros((len(tok), n, n), dtype=torch.bool, device=X.device)
     mask[torch.arange(len(tok)), :, tok] = True
     if att.kind == "softmax":
@@ -181,12 +203,13 @@ def attention_probe(att: Attention, X: torch.Tensor, tokens):
         U = Rm @ Vals
     rows = torch.arange(n, device=X.device)
 
-    def probe(delta):
+    def features(delta):
         x_new = X[tok][:, None, :] + delta[:, :, 0, :]  # (T, R, d)
         v_new = x_new if att.WV is None else x_new @ att.WV.T
-        col = torch.einsum("nd,trd->trn", XM, x_new) / att.c  # S'_{j i}, j != i
-        row = torch.einsum("trd,dn->trn", x_new, MXt) / att.c  # S'_{i k}, k != i
-        diag = torch.einsum("trd,de,tre->tr", x_new, att.M, x_new) / att.c
+        q_new, k_new = att.queries(x_new), att.keys(x_new)  # (T, R, d')
+        col = torch.einsum("ne,tre->trn", XQ, k_new) / att.c  # S'_{j i}, j != i
+        row = torch.einsum("tre,ne->trn", q_new, XK) / att.c  # S'_{i k}, k != i
+        diag = (q_new * k_new).sum(-1) / att.c
         if att.kind == "softmax":
             a = torch.sigmoid(col - r[:, None, :])[..., None]
             out = (1 - a) * U[:, None] + a * v_new[:, :, None, :]
@@ -200,10 +223,15 @@ def attention_probe(att: Attention, X: torch.Tensor, tokens):
         w = att.weights(row_i)  # (T, R, n)
         w_i = (w * sel[:, None, :]).sum(-1, keepdim=True)  # weight on the new token
         out_i = w @ Vals + w_i * (v_new - Vals[tok][:, None, :])
-        out = torch.where(sel[:, None, :, None], out_i[:, :, None, :], out)
-        return ((out - base) ** 2).sum((-1, -2))
+        return torch.where(sel[:, None, :, None], out_i[:, :, None, :], out)
 
-    return probe, float(base.norm())
+    return features, base
+
+
+def attention_probe(att: Attention, X: torch.Tensor, tokens):
+    """One-token probe for an attention map (:func:`attention_perturbation`). Returns (probe, ||phi(X)||)."""
+    features, base = attention_perturbation(att, X, tokens)
+    return (lambda delta: ((features(delta) - base) ** 2).sum((-1, -2))), float(base.norm())
 
 
 def groups_of(tokens) -> list[list[int]]:
