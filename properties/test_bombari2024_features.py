@@ -64,7 +64,7 @@ NORM_PATH = {"quick": [64, 256, 1024], "deep": [64, 256, 1024, 4096, 16384, 6553
 def _features_norm(case, rng, size):
     """||phi(X)|| / sqrt(k) for `size` draws of V: V flat(X) ~ N(0, ||flat X||^2 / D I_k) = N(0, I_k) exactly."""
     g = generator(rng.integers(0, 2**62))
-    return (rf.drf_norm_draws(case.act, case.k, 1, 1.0, g, size) / math.sqrt(case.k)).numpy()
+    return (rf.drf_norm_draws(case.act, case.k, 1, 1.0, g, size, g.device) / math.sqrt(case.k)).cpu().numpy()
 
 
 B10 = {"probability": PROB, "k": K_RATIO, "X": TOKENS + " (the law of ||phi(X)|| does not depend on X under "
@@ -131,8 +131,8 @@ def b7(case, R, xp):
 
 def _drf_norms(case, rng, size):
     """``size`` draws of ||phi_L(X)||, exact in law under Assumption 1 (no weight matrix is built)."""
-    return rf.drf_norm_draws(case.act, case.k, case.depth, rf.he_beta(case.act), generator(rng.integers(0, 2**62)),
-                             size).numpy()
+    g = generator(rng.integers(0, 2**62))
+    return rf.drf_norm_draws(case.act, case.k, case.depth, rf.he_beta(case.act), g, size, g.device).cpu().numpy()
 
 
 @claim("bombari2024/lemma-c.1/main", kind="asymptotic", source="bombari2024 Appendix C, Lemma C.1, (C.4) at l = L",
@@ -162,8 +162,9 @@ def lemma_c1(case, R, xp):
                        "check": "the largest row norm <= sqrt(d) (1 + 1e-12), which implies the Frobenius bound"})
 def d60(case, xp):
     tc, seed, scale = case
-    X = torch.as_tensor(tc.X)
+    g = generator(seed)
+    X = torch.as_tensor(tc.X, device=g.device)
     d = X.shape[1]
-    W = scale * rf.gaussian((d, d), 1.0 / d, generator(seed))
+    W = scale * rf.gaussian((d, d), 1.0 / d, g, g.device)
     rows = rf.raf_features(X, W).norm(dim=1)
     return le(float(rows.max()), math.sqrt(d) * (1 + 1e-12), xp)

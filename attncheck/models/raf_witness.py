@@ -12,6 +12,7 @@ import math
 import numpy as np
 import torch
 
+from ..devices import torch_device
 from . import random_features as rf
 
 
@@ -146,17 +147,19 @@ def perturbed(X: np.ndarray, i: int, Delta: np.ndarray) -> np.ndarray:
     return Xp
 
 
-def rows_to_e_i(X: np.ndarray, W: np.ndarray, i: int, Delta: np.ndarray) -> np.ndarray:
+def rows_to_e_i(X: np.ndarray, W: np.ndarray, i: int, Delta: np.ndarray, device=None) -> np.ndarray:
     """(D.40): ||[s(X^i(Delta))]_{j:}^T - e_i||_2 for every row j (n-vector)."""
-    Xp = torch.as_tensor(perturbed(X, i, Delta))
-    s = torch.softmax(rf.scores(Xp, torch.as_tensor(W)), dim=-1).numpy()
+    dev = torch_device(device)
+    Xp = torch.as_tensor(perturbed(X, i, Delta), device=dev)
+    s = torch.softmax(rf.scores(Xp, torch.as_tensor(W, device=dev)), dim=-1).cpu().numpy()
     s[:, i] -= 1.0
     return np.linalg.norm(s, axis=1)
 
 
-def feature_change(X: np.ndarray, W: np.ndarray, i: int, Delta: np.ndarray) -> float:
+def feature_change(X: np.ndarray, W: np.ndarray, i: int, Delta: np.ndarray, device=None) -> float:
     """(D.48): ||phi_RAF(X) - phi_RAF(X^i(Delta))||_F."""
-    Wt = torch.as_tensor(W)
-    a = rf.raf_features(torch.as_tensor(X), Wt)
-    b = rf.raf_features(torch.as_tensor(perturbed(X, i, Delta)), Wt)
+    dev = torch_device(device)
+    Wt = torch.as_tensor(W, device=dev)
+    a = rf.raf_features(torch.as_tensor(X, device=dev), Wt)
+    b = rf.raf_features(torch.as_tensor(perturbed(X, i, Delta), device=dev), Wt)
     return float((a - b).norm())

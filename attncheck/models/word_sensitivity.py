@@ -192,7 +192,7 @@ def attention_perturbation(att: Attention, X: torch.Tensor, tokens):
     base = att.weights(S) @ Vals
     XQ, XK = att.queries(X), att.keys(X)  # (n, d'): S = XQ XK^T / c
     mask = torch.zeros((len(tok), n, n), dtype=torch.bool, device=X.device)
-    mask[torch.arange(len(tok)), :, tok] = True
+    mask[torch.arange(len(tok), device=X.device), :, tok] = True
     if att.kind == "softmax":
         Sm = S.expand(len(tok), n, n).masked_fill(mask, -math.inf)
         r = torch.logsumexp(Sm, dim=-1)  # (T, n)
@@ -258,7 +258,7 @@ def random_tokens(n: int, count: int, gen: torch.Generator) -> list[int]:
     """Token 0 (the paper's choice), token n - 1 and random others: ``count`` distinct tokens."""
     if count >= n:
         return list(range(n))
-    rest = torch.randperm(n, generator=gen)[: count + 2].tolist()
+    rest = torch.randperm(n, generator=gen, device=gen.device)[: count + 2].tolist()
     out = list(dict.fromkeys([0, n - 1] + rest))
     return out[:count]
 
