@@ -153,8 +153,9 @@ def lemma_d4(case, S, xp):
         X, W, i, pairs = _witness(case, int(s))
         d = X.shape[1]
         best = math.inf
+        draw = rw.RAFDraw(X, W)
         for Deltas in pairs:
-            r = np.maximum(rw.rows_to_e_i(X, W, i, Deltas[0]), rw.rows_to_e_i(X, W, i, Deltas[1]))
+            r = np.maximum(draw.rows_to_e_i(i, Deltas[0]), draw.rows_to_e_i(i, Deltas[1]))
             best = min(best, max(_separation(Deltas, d), math.sqrt(d) * float(np.sort(r)[fraction(X.shape[0]) - 1])))
         out.append(best)
     return np.array(out)
@@ -172,5 +173,6 @@ def lemma_d5(case, S, xp):
     for s in S:
         X, W, i, pairs = _witness(case, int(s))
         n, d = X.shape
-        out.append(math.sqrt(d * n) / max(rw.feature_change(X, W, i, D) for Deltas in pairs for D in Deltas))
+        draw = rw.RAFDraw(X, W)
+        out.append(math.sqrt(d * n) / max(draw.feature_change(i, D) for Deltas in pairs for D in Deltas))
     return np.array(out)

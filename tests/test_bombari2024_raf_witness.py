@@ -63,9 +63,9 @@ def test_rows_to_e_i_and_feature_change_match_the_dense_map():
     Xp = X.copy()
     Xp[2] += Delta
     s = torch.softmax(torch.as_tensor(Xp @ W @ Xp.T / math.sqrt(6)), dim=-1).numpy()
-    assert np.allclose(rw.rows_to_e_i(X, W, 2, Delta), np.linalg.norm(s - np.eye(4)[2], axis=1))
+    assert np.allclose(rw.RAFDraw(X, W).rows_to_e_i(2, Delta), np.linalg.norm(s - np.eye(4)[2], axis=1))
     dense = np.linalg.norm(s @ Xp - rf.raf_features(torch.as_tensor(X), torch.as_tensor(W)).numpy())
-    assert abs(rw.feature_change(X, W, 2, Delta) - dense) < 1e-10
+    assert abs(rw.RAFDraw(X, W).feature_change(2, Delta) - dense) < 1e-10
 
 
 def test_aligned_pair_equalises_sigma_on_frac_rows():
@@ -91,6 +91,6 @@ def test_aligned_pair_beats_the_proof_pair_at_large_d():
     proof = rw.d3_best(X, W, rng, frac)
     along, toward = (rw.aligned_pair(X, W, rng, J) for J in (rw.rows_along(X, W, frac), rw.rows_toward(X, W, 0, frac)))
     assert q(along) > 1.3 * q(proof) and q(toward) > 1.3 * q(proof)
-    r = lambda Ds: np.sort(np.maximum(*(rw.rows_to_e_i(X, W, 0, D) for D in Ds)))[frac - 1]  # noqa: E731
+    r = lambda Ds: np.sort(np.maximum(*(rw.RAFDraw(X, W).rows_to_e_i(0, D) for D in Ds)))[frac - 1]  # noqa: E731
     assert r(toward) < r(along) < r(proof)
     assert 0 not in rw.rows_toward(X, W, 0, frac)

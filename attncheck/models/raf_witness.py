@@ -147,19 +147,33 @@ def perturbed(X: np.ndarray, i: int, Delta: np.ndarray) -> np.ndarray:
     return Xp
 
 
-def rows_to_e_i(X: np.ndarray, W: np.ndarray, i: int, Delta: np.ndarray, device=None) -> np.ndarray:
-    """(D.40): ||[s(X^i(Delta))]_{j:}^T - e_i||_2 for every row j (n-vector)."""
-    dev = torch_device(device)
-    Xp = torch.as_tensor(perturbed(X, i, Delta), device=dev)
-    s = torch.softmax(rf.scores(Xp, torch.as_tensor(W, device=dev)), dim=-1).cpu().numpy()
-    s[:, i] -= 1.0
-    return np.linalg.norm(s, axis=1)
+class RAFDraw:
+    """phi_RAF and its attention at X and at one-token perturbations X^i(Delta), for one W. X W is formed once:
+    row i of X^i(Delta) W is (x_i + Delta)^T W and the other rows are unchanged, so a perturbation costs
+    O(d^2 + n^2 d) instead of O(n d^2)."""
 
+    def __init__(self, X: np.ndarray, W: np.ndarray, device=None):
+        dev = torch_device(device)
+        self.X, self.W = torch.as_tensor(X, device=dev), torch.as_tensor(W, device=dev)
+        self.XW = self.X @ self.W
+        self.c = math.sqrt(X.shape[1])
+        self.base = torch.softmax(self.XW @ self.X.T / self.c, dim=-1) @ self.X
 
-def feature_change(X: np.ndarray, W: np.ndarray, i: int, Delta: np.ndarray, device=None) -> float:
-    """(D.48): ||phi_RAF(X) - phi_RAF(X^i(Delta))||_F."""
-    dev = torch_device(device)
-    Wt = torch.as_tensor(W, device=dev)
-    a = rf.raf_features(torch.as_tensor(X, device=dev), Wt)
-    b = rf.raf_features(torch.as_tensor(perturbed(X, i, Delta), device=dev), Wt)
-    return float((a - b).norm())
+    def attention(self, i: int, Delta: np.ndarray):
+        """(X^i(Delta), s(X^i(Delta))) with s = softmax(X W X^T / sqrt d) (D.4)."""
+        D = torch.as_tensor(Delta, device=self.X.device)
+        Xp, XpW = self.X.clone(), self.XW.clone()
+        Xp[i] += D
+        XpW[i] = Xp[i] @ self.W
+        return Xp, torch.softmax(XpW @ Xp.T / self.c, dim=-1)
+
+    def rows_to_e_i(self, i: int, Delta: np.ndarray) -> np.ndarray:
+        """(D.40): ||[s(X^i(Delta))]_{j:}^T - e_i||_2 for every row j (n-vector)."""
+        s = self.attention(i, Delta)[1].cpu().numpy()
+        s[:, i] -= 1.0
+        return np.linalg.norm(s, axis=1)
+
+    def feature_change(self, i: int, Delta: np.ndarray) -> float:
+        """(D.48): ||phi_RAF(X) - phi_RAF(X^i(Delta))||_F."""
+        Xp, s = self.attention(i, Delta)
+        return float((s @ Xp - self.base).norm())
