@@ -13,7 +13,6 @@ import numpy as np
 import torch
 
 from ..devices import torch_device
-from . import random_features as rf
 
 
 def row_space(X: np.ndarray) -> np.ndarray:
