@@ -167,7 +167,7 @@ def rf_blocks(X, tokens, k: int, gen: torch.Generator, scale2: float = 1.0) -> R
     D = n * d
     tokens = tuple(int(i) for i in tokens)
     sd = math.sqrt(scale2 / D)
-    A = torch.randn((len(tokens), k, d), generator=gen, dtype=DTYPE, device=X.device) * sd
+    A = torch.randn((len(tokens), k, d), generator=gen, dtype=DTYPE, device=X.device).mul_(sd)
     rest = math.sqrt(scale2 * (n - len(tokens)) * d / D)
     z = torch.einsum("tkd,td->k", A, X[list(tokens)]) + rest * torch.randn(k, generator=gen, dtype=DTYPE, device=X.device)
     return RFBlocks(z, A, tokens)
@@ -193,7 +193,7 @@ def rf_samples(Xs, token: int, k: int, gen: torch.Generator, scale2: float = 1.0
     """
     S, n, d = Xs.shape
     D = n * d
-    A = torch.randn((k, d), generator=gen, dtype=DTYPE, device=Xs.device) * math.sqrt(scale2 / D)
+    A = torch.randn((k, d), generator=gen, dtype=DTYPE, device=Xs.device).mul_(math.sqrt(scale2 / D))
     R = torch.cat([Xs[:, :token], Xs[:, token + 1:]], dim=1).reshape(S, -1)
     G = (R @ R.T) * (scale2 / D)
     L, info = torch.linalg.cholesky_ex(G)
@@ -222,7 +222,7 @@ def rf_blocks_from_V(X, V, tokens) -> RFBlocks:
 def gaussian(shape, var: float, gen: torch.Generator, device=None) -> torch.Tensor:
     """i.i.d. N(0, var) entries."""
     dev = torch_device(device) if not isinstance(device, torch.device) else device
-    return torch.randn(shape, generator=gen, dtype=DTYPE, device=dev) * math.sqrt(var)
+    return torch.randn(shape, generator=gen, dtype=DTYPE, device=dev).mul_(math.sqrt(var))
 
 
 # ---- random attention features (3.2), (3.3) and the ReLU variant of Figure 3 ---------------

@@ -92,13 +92,21 @@ def ratio_at(probe, base_norm: float, delta: torch.Tensor) -> torch.Tensor:
 
 # ---- probes -------------------------------------------------------------------------------
 
+def group_blocks(blocks: RFBlocks, groups) -> torch.Tensor:
+    """The blocks of each group's tokens (T, m, k, d); a view, not a copy, when the groups are the blocks in order."""
+    idx = torch.as_tensor(groups, device=blocks.A.device)
+    if idx.shape[1] == 1 and torch.equal(idx[:, 0], torch.arange(len(blocks.A), device=idx.device)):
+        return blocks.A[:, None]
+    return blocks.A[idx]
+
+
 def rf_perturbation(blocks: RFBlocks, groups, act: str, Vs=()):
     """RF (Vs empty) or DRF (Vs: layers 2..L) features of X^I(Delta); ``groups`` index rows of blocks.A.
 
     Returns (features, phi(X)): features maps Delta (T, R, m, d) to phi(X^I(Delta)) (T, R, k).
     """
     f = ACTIVATIONS[act].torch_fn
-    A = blocks.A[torch.as_tensor(groups, device=blocks.A.device)]  # (T, m, k, d)
+    A = group_blocks(blocks, groups)  # (T, m, k, d)
 
     def forward(pre):
         h = f(pre)
@@ -139,7 +147,7 @@ def op_norm(A: torch.Tensor) -> torch.Tensor:
     inner, size = max(m, p), min(m, p)
     gamma = inner * U64 / (1 - inner * U64)
     lam = torch.linalg.eigvalsh(G)[..., -1].clamp(min=0.0)
-    fro2 = (A * A).sum((-1, -2)) * (1 + gamma * size)
+    fro2 = torch.linalg.vector_norm(A, dim=(-2, -1)) ** 2 * (1 + gamma * size)
     return torch.sqrt(lam * (1 + size ** 2 * U64) + gamma * fro2) * (1 + 4 * U64)
 
 
@@ -150,7 +158,7 @@ def rf_upper(blocks: RFBlocks, groups, act: str, base_norm: float, Vs=()) -> tor
     and ||vec(Delta)|| <= sqrt(m d).
     """
     M = ACTIVATIONS[act].lipschitz
-    A = blocks.A[torch.as_tensor(groups, device=blocks.A.device)]  # (T, m, k, d)
+    A = group_blocks(blocks, groups)  # (T, m, k, d)
     T, m, k, d = A.shape
     joined = A.permute(0, 2, 1, 3).reshape(T, k, m * d)
     chain = op_norm(joined) * M
