@@ -117,21 +117,24 @@ SMALL_ERR = 0.25  # "close to 0" / "small" error: |f - y_Delta| <= 0.5
 SMALL_GAMMA = 0.5  # "gamma close to 0"
 LARGE_GAMMA = 1.0  # "gamma large" / "rather large"
 OFTEN = 0.25  # "often": at least this share of the circles
+EPS_C = 3.0  # the O(1/sqrt n) term of Theorem 4 in its proof's form, eps = EPS_C / sqrt(n)
 
 READING_4 = (
-    "RF: the test error always respects the lower bound (2 - gamma)^2 of Theorem 4 (read with its O(1/sqrt n) "
-    "term as constant 1: Err >= (2 - gamma)^2 - 1/sqrt(n) at every point); RAF: the error on the perturbed sample "
-    f"can be close to 0 (Err <= {SMALL_ERR:g}) even when gamma is close to 0 (<= {SMALL_GAMMA:g}) for some circle, "
-    f"and is often (at least {OFTEN:.0%} of the circles) below (2 - gamma)^2 - 1/sqrt(n); ReLU-RAF: the bound is "
-    f"often violated (the same share) but no point reaches small error (Err <= {SMALL_ERR:g}) unless gamma is "
-    f"large (> {LARGE_GAMMA:g}); crosses (Delta minimising the test error), every model: low error (Err <= "
-    f"{SMALL_ERR:g}) only with gamma > {LARGE_GAMMA:g}. Circles: Delta from the losses (6.16). Both rows (fine-tuned "
-    "and re-trained: 'analogous results hold')")
+    "RF: the test error always respects the lower bound of Theorem 4, read in its proof's form Err >= (2 - gamma - "
+    f"eps)^2 with eps = S(X) |y - f(X, theta*)| taken as {EPS_C:g}/sqrt(n) (S_RF(X) sqrt(n) <= 1.5: 1.1 measured at "
+    "d = 768, n = 100; |y - f(X, theta*)| <= 2), at every point; RAF: the error on the perturbed sample can be close "
+    f"to 0 (Err <= {SMALL_ERR:g}) even when gamma is close to 0 (<= {SMALL_GAMMA:g}) for some circle, and is often "
+    f"(at least {OFTEN:.0%} of the circles) below that bound; ReLU-RAF: the bound is often violated (the same share) "
+    f"but no point reaches small error (Err <= {SMALL_ERR:g}) unless gamma is large (> {LARGE_GAMMA:g}); crosses "
+    f"(Delta minimising the test error), every model: low error (Err <= {SMALL_ERR:g}) only with gamma > "
+    f"{LARGE_GAMMA:g}. Circles: Delta from the losses (6.16). Both rows (fine-tuned and re-trained: 'analogous "
+    "results hold'); the dashed line of the figure is (2 - gamma)^2")
 
 
 def _below(r) -> bool:
-    """Err below Theorem 4's bound (2 - gamma)^2 - 1/sqrt(n) (a point with gamma >= 2 has no bound)."""
-    return r["bound"] is not None and r["err"] < r["bound"] - 1 / np.sqrt(r["n"])
+    """Err below Theorem 4's bound (2 - gamma - eps)^2 (no bound where gamma + eps >= 2)."""
+    gap = 2 - r["gamma"] - EPS_C / np.sqrt(r["n"])
+    return gap > 0 and r["err"] < gap ** 2
 
 
 def agreement(res: dict) -> dict:
@@ -148,12 +151,12 @@ def agreement(res: dict) -> dict:
                 bad = [r for r in rows if _below(r)]
                 if bad:
                     worst = max(bad, key=lambda r: r["bound"] - r["err"])
-                    misses.append(f"{len(bad)} of {len(rows)} points below (2 - gamma)^2 - 1/sqrt(n) (worst: gamma "
-                                  f"{worst['gamma']:.3g}, Err {worst['err']:.3g}, bound {worst['bound']:.3g})")
+                    misses.append(f"{len(bad)} of {len(rows)} points below (2 - gamma - eps)^2 (worst: gamma "
+                                  f"{worst['gamma']:.3g}, Err {worst['err']:.3g}, (2 - gamma)^2 = {worst['bound']:.3g})")
             else:
                 share = sum(map(_below, circles)) / max(1, len(circles))
                 if share < OFTEN:
-                    misses.append(f"only {share:.0%} of the circles below (2 - gamma)^2 - 1/sqrt(n)")
+                    misses.append(f"only {share:.0%} of the circles below (2 - gamma - eps)^2")
                 small = [r for r in circles if r["err"] <= SMALL_ERR and r["gamma"] <= SMALL_GAMMA]
                 if model == "raf" and not small:
                     misses.append(f"no circle with Err <= {SMALL_ERR:g} at gamma <= {SMALL_GAMMA:g} (smallest Err "
