@@ -33,7 +33,8 @@ def entries(profile: str, out: Path, seed: int, progress) -> list[dict]:
     g = bombari2024_ws.GRIDS[profile]
     notes = [f"{res['trials']} trials per point (one draw of the weights and of X each); profile {profile}; seed {seed}.",
              "Synthetic tokens, not BERT-Base imdb: the curves are not the paper's numbers, only its setting.",
-             f"DRF at d = {g['drf_d']} (the paper's d = 768 needs k = D up to 61440, D x D layers of 30 GB each).",
+             f"DRF at d = {g['drf_d']} (the paper's d = 768 needs k = D up to 61440, D x D layers of 30 GB each; the "
+             "certified upper bound needs the operator norm of every k x k layer, O(k^3)).",
              "RF/DRF: lower = projected gradient ascent (4 restarts, 60 steps), upper = certified bound of token 0."]
     for r in res["beyond"]["rf"] + res["beyond"]["raf"]:
         notes.append(f"beyond the paper: n = {r['n']}, d = {r['d']}: lower {r['lower']:.4g}"
