@@ -83,16 +83,18 @@ def _case(point):
 
 
 def _witness(case, seed):
-    """(X, W, i, pairs) for one draw of W (N(0, 1/d) entries): the candidate pairs [Delta*_1, Delta*_2] of
-    WITNESSES; each existence claim takes the best of them for its own statement."""
+    """(X, W, i, pairs, draw) for one draw of W (N(0, 1/d) entries): the candidate pairs [Delta*_1, Delta*_2]
+    (see "witness" below; each existence claim takes the best of them for its own statement) and a function
+    giving the RAFDraw (phi_RAF and attention under one-token perturbations) of this W."""
     tc, i = case
     X = tc.X
     n, d = X.shape
     rng = np.random.default_rng(int(seed))
     W = rng.standard_normal((d, d)) / math.sqrt(d)
-    frac = fraction(n)
-    return X, W, i, [rw.d3_best(X, W, rng, frac), rw.aligned_pair(X, W, rng, rw.rows_along(X, W, frac)),
-                     rw.aligned_pair(X, W, rng, rw.rows_toward(X, W, i, frac))]
+    XW, frac = X @ W, fraction(n)
+    pairs = [rw.d3_best(X, W, rng, frac), rw.aligned_pair(XW, rng, rw.rows_along(XW, frac)),
+             rw.aligned_pair(XW, rng, rw.rows_toward(X, XW, i, frac))]
+    return X, W, i, pairs, lambda: rw.RAFDraw(X, W, XW=XW)
 
 
 COMMON = {"probability": PROB, "draws": DRAWS, "regime": REGIME + "; path at the boundary n = n_max(d): "
@@ -115,7 +117,7 @@ def _separation(Deltas, d):
     return math.sqrt(d) / float(np.linalg.norm(Deltas[0] - Deltas[1]))
 
 
-@claim("bombari2024/lemma-d.3/main", kind="asymptotic", refutable=False, cost="normal",
+@claim("bombari2024/lemma-d.3/main", kind="asymptotic", refutable=False, cost="expensive",
        source="bombari2024 Appendix D, Lemma D.3 (D.27)-(D.30)",
        statement=r"\text{w.p.} \ge 1 - e^{-c\log^2 d}\ \exists \Delta^*_{1,2}: \|\Delta^*_k\| \le \sqrt d,\ "
                  r"\|\Delta^*_1 - \Delta^*_2\| = \Omega(\sqrt d),\ \sigma(\Delta^*_k)_i = \Omega(\log^2 d) "
@@ -133,7 +135,7 @@ def _separation(Deltas, d):
 def lemma_d3(case, S, xp):
     out = []
     for s in S:
-        X, W, _, pairs = _witness(case, int(s))
+        X, W, _, pairs, _ = _witness(case, int(s))
         d = X.shape[1]
         best = math.inf
         for Deltas in pairs:
@@ -144,7 +146,7 @@ def lemma_d3(case, S, xp):
     return np.array(out)
 
 
-@claim("bombari2024/lemma-d.4/main", kind="asymptotic", refutable=False, cost="normal",
+@claim("bombari2024/lemma-d.4/main", kind="asymptotic", refutable=False, cost="expensive",
        source="bombari2024 Appendix D, Lemma D.4 (D.39)-(D.41)",
        statement=r"\forall i\ \text{w.p.} \ge 1 - e^{-c\log^2 d}\ \exists \Delta^*_{1,2}: (D.39),\ "
                  r"\|[s(X^i(\Delta^*_k))]_{j:}^\top - e_i\|_2 = o(1/\sqrt d) \text{ for } \Omega(n) \text{ indices } j",
@@ -157,10 +159,9 @@ def lemma_d3(case, S, xp):
 def lemma_d4(case, S, xp):
     out = []
     for s in S:
-        X, W, i, pairs = _witness(case, int(s))
-        d = X.shape[1]
+        X, W, i, pairs, raf_draw = _witness(case, int(s))
+        d, draw = X.shape[1], raf_draw()
         best = math.inf
-        draw = rw.RAFDraw(X, W)
         for Deltas in pairs:
             r = np.maximum(draw.rows_to_e_i(i, Deltas[0]), draw.rows_to_e_i(i, Deltas[1]))
             best = min(best, max(_separation(Deltas, d), math.sqrt(d) * float(np.sort(r)[fraction(X.shape[0]) - 1])))
@@ -168,7 +169,7 @@ def lemma_d4(case, S, xp):
     return np.array(out)
 
 
-@claim("bombari2024/lemma-d.5/main", kind="asymptotic", refutable=False, cost="normal",
+@claim("bombari2024/lemma-d.5/main", kind="asymptotic", refutable=False, cost="expensive",
        source="bombari2024 Appendix D, Lemma D.5 (D.48)",
        statement=r"\forall i\ \text{w.p.} \ge 1 - e^{-c\log^2 d}\ \exists \Delta^*, \|\Delta^*\| \le \sqrt d: "
                  r"\|\varphi_{RAF}(X) - \varphi_{RAF}(X^i(\Delta^*))\|_F = \Omega(\sqrt{dn})",
@@ -178,8 +179,8 @@ def lemma_d4(case, S, xp):
 def lemma_d5(case, S, xp):
     out = []
     for s in S:
-        X, W, i, pairs = _witness(case, int(s))
+        X, W, i, pairs, raf_draw = _witness(case, int(s))
         n, d = X.shape
-        draw = rw.RAFDraw(X, W)
+        draw = raf_draw()
         out.append(math.sqrt(d * n) / max(draw.feature_change(i, D) for Deltas in pairs for D in Deltas))
     return np.array(out)

@@ -16,9 +16,9 @@ def _X(n, d, seed=0, family="gaussian"):
 
 def test_spaces_and_d2_pair_obey_d19_and_d26():
     X = _X(5, 12)
-    U, N = rw.row_space(X), rw.null_space(X)
-    assert U.shape == (12, 5) and N.shape == (12, 7)
-    assert np.allclose(X @ N, 0, atol=1e-10)
+    U, V = rw.row_space(X), rw.orth_v(X, np.random.default_rng(11), 7)
+    assert U.shape == (12, 5) and np.allclose(U.T @ U, np.eye(5)) and np.allclose(X @ V.T, 0, atol=1e-10)
+    assert np.allclose(np.linalg.norm(V, axis=1), math.sqrt(12)) and np.linalg.matrix_rank(V) == 7
     rng = np.random.default_rng(3)
     delta = rw.d1_delta(X, rng)
     assert np.linalg.norm(delta) <= math.sqrt(12) * (1 + 1e-12)
@@ -72,7 +72,7 @@ def test_aligned_pair_equalises_sigma_on_frac_rows():
     for family in ("gaussian", "antipodal", "collinear", "repeated"):
         X = _X(8, 24, seed=2, family=family)
         W = np.random.default_rng(3).standard_normal((24, 24)) / math.sqrt(24)
-        pair = rw.aligned_pair(X, W, np.random.default_rng(4), rw.rows_along(X, W, 3))
+        pair = rw.aligned_pair(X @ W, np.random.default_rng(4), rw.rows_along(X @ W, 3))
         assert all(abs(np.linalg.norm(D) - math.sqrt(24)) < 1e-9 for D in pair)
         assert abs(np.linalg.norm(pair[0] - pair[1]) - math.sqrt(48)) < 1e-9
         s1, s2 = rw.sigma(X, W, pair[0]), rw.sigma(X, W, pair[1])
@@ -89,8 +89,8 @@ def test_aligned_pair_beats_the_proof_pair_at_large_d():
     q = lambda Ds: np.sort(np.minimum(*(rw.sigma(X, W, D) for D in Ds)))[::-1][frac - 1]  # noqa: E731
     rng = np.random.default_rng(7)
     proof = rw.d3_best(X, W, rng, frac)
-    along, toward = (rw.aligned_pair(X, W, rng, J) for J in (rw.rows_along(X, W, frac), rw.rows_toward(X, W, 0, frac)))
+    along, toward = (rw.aligned_pair(X @ W, rng, J) for J in (rw.rows_along(X @ W, frac), rw.rows_toward(X, X @ W, 0, frac)))
     assert q(along) > 1.3 * q(proof) and q(toward) > 1.3 * q(proof)
     r = lambda Ds: np.sort(np.maximum(*(rw.RAFDraw(X, W).rows_to_e_i(0, D) for D in Ds)))[frac - 1]  # noqa: E731
     assert r(toward) < r(along) < r(proof)
-    assert 0 not in rw.rows_toward(X, W, 0, frac)
+    assert 0 not in rw.rows_toward(X, X @ W, 0, frac)

@@ -16,17 +16,10 @@ from ..devices import torch_device
 
 
 def row_space(X: np.ndarray) -> np.ndarray:
-    """U_r: the first r = rank(X) left singular vectors of X^T (d x r), as in the proof of Lemma D.1."""
-    U, s, _ = np.linalg.svd(X.T, full_matrices=True)
+    """U_r: the first r = rank(X) left singular vectors of X^T (d x r), as in the proof of Lemma D.1 (thin SVD)."""
+    U, s, _ = np.linalg.svd(X.T, full_matrices=False)
     r = int(np.sum(s > s[0] * 1e-10)) if s.size else 0
     return U[:, :r]
-
-
-def null_space(X: np.ndarray) -> np.ndarray:
-    """An orthonormal basis (d x (d - r)) of Span{rows(X)}^perp, where v of (D.24) lives."""
-    U, s, _ = np.linalg.svd(X.T, full_matrices=True)
-    r = int(np.sum(s > s[0] * 1e-10)) if s.size else 0
-    return U[:, r:]
 
 
 def sphere(rng: np.random.Generator, size: int, r: int) -> np.ndarray:
@@ -57,12 +50,13 @@ def d1_delta(X: np.ndarray, rng: np.random.Generator, draws: int = 64) -> np.nda
 
 
 def orth_v(X: np.ndarray, rng: np.random.Generator, count: int = 1) -> np.ndarray:
-    """count draws (count x d) of v of (D.24): random directions of Span{rows(X)}^perp with ||v|| = sqrt(d).
-    Needs rank(X) < d."""
-    N = null_space(X)
-    if N.shape[1] == 0:
+    """count draws (count x d) of v of (D.24): random directions of Span{rows(X)}^perp with ||v|| = sqrt(d):
+    Gaussian vectors projected off the row space (isotropic in Span{rows(X)}^perp). Needs rank(X) < d."""
+    U = row_space(X)
+    if U.shape[1] == X.shape[1]:
         raise ValueError("rank(X) = d: no v orthogonal to the rows of X")
-    V = rng.standard_normal((count, N.shape[1])) @ N.T
+    G = rng.standard_normal((count, X.shape[1]))
+    V = G - (G @ U) @ U.T
     return V * (math.sqrt(X.shape[1]) / np.linalg.norm(V, axis=1, keepdims=True))
 
 
@@ -80,9 +74,10 @@ def d3_best(X: np.ndarray, W: np.ndarray, rng: np.random.Generator, frac: int, d
     sigma(Delta_k) = X M delta_k / ||W^T delta_k||, every M-product is taken as (. W)(. W)^T: O((n + draws) d^2),
     no d x d product."""
     n, d = X.shape
-    A = d1_candidates(X, rng, draws)  # a x d
+    A = d1_candidates(X, rng, draws)  # a x d, [D; -D]
     V = orth_v(X, rng, vs)  # b x d
-    XW, AW, VW = X @ W, A @ W, V @ W
+    DW = A[:draws] @ W
+    XW, AW, VW = X @ W, np.concatenate([DW, -DW]), V @ W
     aMa, vMv, aMv = np.einsum("ij,ij->i", AW, AW), np.einsum("ij,ij->i", VW, VW), AW @ VW.T  # a, b, a x b
     XMa, XMv = XW @ AW.T, XW @ VW.T  # n x a, n x b
     sig = []
@@ -98,20 +93,20 @@ def d3_best(X: np.ndarray, W: np.ndarray, rng: np.random.Generator, frac: int, d
     return out
 
 
-def rows_along(X: np.ndarray, W: np.ndarray, frac: int) -> np.ndarray:
-    """frac rows J for :func:`aligned_pair`: where a_j^T v is largest (a_j = W^T x_j / sqrt d, v the top right
-    singular vector of [a_j]; the sign of v with the larger frac-th value)."""
-    Aj = (X @ W) / math.sqrt(X.shape[1])
+def rows_along(XW: np.ndarray, frac: int) -> np.ndarray:
+    """frac rows J for :func:`aligned_pair`: where a_j^T v is largest (a_j = W^T x_j / sqrt d, XW = X W, v the top
+    right singular vector of [a_j]; the sign of v with the larger frac-th value)."""
+    Aj = XW / math.sqrt(XW.shape[1])
     proj = Aj @ np.linalg.svd(Aj, full_matrices=False)[2][0]
     if np.sort(-proj)[::-1][frac - 1] > np.sort(proj)[::-1][frac - 1]:
         proj = -proj
     return np.argsort(-proj, kind="stable")[:frac]
 
 
-def rows_toward(X: np.ndarray, W: np.ndarray, i: int, frac: int) -> np.ndarray:
+def rows_toward(X: np.ndarray, XW: np.ndarray, i: int, frac: int) -> np.ndarray:
     """frac rows J != i for :func:`aligned_pair`: those whose attention already leans most toward token i,
-    by the margin S_ji - logsumexp_{k != i} S_jk of the unperturbed scores S = X W X^T / sqrt d."""
-    S = X @ W @ X.T / math.sqrt(X.shape[1])
+    by the margin S_ji - logsumexp_{k != i} S_jk of the unperturbed scores S = X W X^T / sqrt d (XW = X W)."""
+    S = XW @ X.T / math.sqrt(X.shape[1])
     others = np.delete(S, i, axis=1)
     top = others.max(axis=1)
     margin = S[:, i] - top - np.log(np.exp(others - top[:, None]).sum(axis=1))
@@ -119,14 +114,14 @@ def rows_toward(X: np.ndarray, W: np.ndarray, i: int, frac: int) -> np.ndarray:
     return np.argsort(-margin, kind="stable")[:frac]
 
 
-def aligned_pair(X: np.ndarray, W: np.ndarray, rng: np.random.Generator, J) -> list:
+def aligned_pair(XW: np.ndarray, rng: np.random.Generator, J) -> list:
     """A witness pair for Lemmas D.3-D.5 other than the proof's: with a_j = W^T x_j / sqrt(d) (so that
     sigma(Delta)_j = a_j^T Delta), g the minimum-norm Delta with a_J^T g = 1 on the rows J, h orthogonal to
     every a_j with ||h|| = ||g||: Delta*_{1,2} = sqrt(d) (g +- h) / ||g +- h||. Then sigma(Delta*_k)_j =
     sqrt(d / 2) / ||g|| on J for both k (about sqrt(d / (2 |J|)) for nearly orthogonal a_j) and
-    ||Delta*_1 - Delta*_2|| = sqrt(2 d). Needs rank(X) < d (h exists)."""
-    d = X.shape[1]
-    Aj = (X @ W) / math.sqrt(d)
+    ||Delta*_1 - Delta*_2|| = sqrt(2 d). XW = X W; needs rank(X) < d (h exists)."""
+    d = XW.shape[1]
+    Aj = XW / math.sqrt(d)
     J = np.asarray(J)
     g = np.linalg.lstsq(Aj[J], np.ones(len(J)), rcond=None)[0]
     h = orth_v(Aj, rng)[0]
@@ -151,10 +146,10 @@ class RAFDraw:
     row i of X^i(Delta) W is (x_i + Delta)^T W and the other rows are unchanged, so a perturbation costs
     O(d^2 + n^2 d) instead of O(n d^2)."""
 
-    def __init__(self, X: np.ndarray, W: np.ndarray, device=None):
+    def __init__(self, X: np.ndarray, W: np.ndarray, device=None, XW: np.ndarray | None = None):
         dev = torch_device(device)
         self.X, self.W = torch.as_tensor(X, device=dev), torch.as_tensor(W, device=dev)
-        self.XW = self.X @ self.W
+        self.XW = self.X @ self.W if XW is None else torch.as_tensor(XW, device=dev)
         self.c = math.sqrt(X.shape[1])
         self.base = torch.softmax(self.XW @ self.X.T / self.c, dim=-1) @ self.X
 
