@@ -93,7 +93,7 @@ def _witness(case, seed):
     W = rng.standard_normal((d, d)) / math.sqrt(d)
     XW, frac = X @ W, fraction(n)
     pairs = [rw.d3_best(X, W, rng, frac), rw.aligned_pair(XW, rng, rw.rows_along(XW, frac)),
-             rw.aligned_pair(XW, rng, rw.rows_toward(X, XW, i, frac))]
+             rw.aligned_pair(XW, rng, rw.rows_toward(X, XW, i, frac)), rw.pair_along(XW, rng, rw.top_direction(XW, frac))]
     return X, W, i, pairs, lambda: rw.RAFDraw(X, W, XW=XW)
 
 
@@ -104,10 +104,11 @@ COMMON = {"probability": PROB, "draws": DRAWS, "regime": REGIME + "; path at the
                      "Delta*_k = C_k W^T delta*_k with ||Delta*_k|| = sqrt(d) (the largest admissible C_k; the "
                      "proof's C ||W||_op <= 1 is smaller); delta* is the one of 64 draws of (D.8), both signs, whose "
                      "pair has the largest ceil(n/4)-th largest min_k sigma(Delta*_k)_i (the proof picks delta* "
-                     "independently of W); (2), (3) aligned pairs: Delta*_{1,2} = sqrt(d) (g +- h) / ||g +- h|| with "
-                     "g the minimum-norm Delta giving sigma(Delta)_j = 1 on ceil(n/4) rows J and h orthogonal to "
-                     "every row of X W (sigma ~ sqrt(d / (2 |J|)) on J, separation sqrt(2d)); J along the top "
-                     "singular direction of X W (2) or the rows j != i whose attention leans most toward token i (3)",
+                     "independently of W); (2)-(4) pairs Delta*_{1,2} = sqrt(d) (g +- h) / ||g +- h|| with h "
+                     "orthogonal to every row of X W (separation sqrt(2d), the same sigma for both): g the "
+                     "minimum-norm Delta giving sigma(Delta)_j = 1 on ceil(n/4) rows J (sigma ~ sqrt(d / (2 |J|)) on "
+                     "J), J along the top singular direction of X W (2) or the rows j != i whose attention leans "
+                     "most toward token i (3); g the top singular direction itself (4: low-rank X)",
           "side": "WITNESS (lower side of an existence claim): a bounded implied constant confirms the claim at "
                   "the sizes reached; growth cannot refute it (refutable=False)",
           "i": "the perturbed token i drawn in [0, n - 1] ('for every i')", "X": TOKENS}

@@ -94,3 +94,15 @@ def test_aligned_pair_beats_the_proof_pair_at_large_d():
     r = lambda Ds: np.sort(np.maximum(*(rw.RAFDraw(X, W).rows_to_e_i(0, D) for D in Ds)))[frac - 1]  # noqa: E731
     assert r(toward) < r(along) < r(proof)
     assert 0 not in rw.rows_toward(X, X @ W, 0, frac)
+
+
+def test_top_direction_pair_concentrates_low_rank_attention():
+    """Low-rank X: the equal-sigma pairs degrade (a_J nearly dependent), the top singular direction does not."""
+    X = tokens("low-rank", 60, 2048, np.random.default_rng(1507), 0.28)
+    W = np.random.default_rng(6).standard_normal((2048, 2048)) / math.sqrt(2048)
+    XW, rng, frac = X @ W, np.random.default_rng(0), 15
+    top = rw.pair_along(XW, rng, rw.top_direction(XW, frac))
+    assert abs(np.linalg.norm(top[0] - top[1]) - math.sqrt(2 * 2048)) < 1e-9
+    draw = rw.RAFDraw(X, W, XW=XW)
+    r = lambda Ds: np.sort(np.maximum(*(draw.rows_to_e_i(29, D) for D in Ds)))[frac - 1]  # noqa: E731
+    assert r(top) < 0.5 * r(rw.aligned_pair(XW, rng, rw.rows_along(XW, frac)))

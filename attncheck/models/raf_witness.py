@@ -93,13 +93,18 @@ def d3_best(X: np.ndarray, W: np.ndarray, rng: np.random.Generator, frac: int, d
     return out
 
 
-def rows_along(XW: np.ndarray, frac: int) -> np.ndarray:
-    """frac rows J for :func:`aligned_pair`: where a_j^T v is largest (a_j = W^T x_j / sqrt d, XW = X W, v the top
-    right singular vector of [a_j]; the sign of v with the larger frac-th value)."""
+def top_direction(XW: np.ndarray, frac: int) -> np.ndarray:
+    """The top right singular vector v of [a_j] (a_j = W^T x_j / sqrt d, XW = X W), with the sign that makes the
+    frac-th largest a_j^T v larger."""
     Aj = XW / math.sqrt(XW.shape[1])
-    proj = Aj @ np.linalg.svd(Aj, full_matrices=False)[2][0]
-    if np.sort(-proj)[::-1][frac - 1] > np.sort(proj)[::-1][frac - 1]:
-        proj = -proj
+    v = np.linalg.svd(Aj, full_matrices=False)[2][0]
+    proj = Aj @ v
+    return -v if np.sort(-proj)[::-1][frac - 1] > np.sort(proj)[::-1][frac - 1] else v
+
+
+def rows_along(XW: np.ndarray, frac: int) -> np.ndarray:
+    """frac rows J for :func:`aligned_pair`: where a_j^T v is largest (v = :func:`top_direction`)."""
+    proj = XW @ top_direction(XW, frac)
     return np.argsort(-proj, kind="stable")[:frac]
 
 
@@ -114,19 +119,24 @@ def rows_toward(X: np.ndarray, XW: np.ndarray, i: int, frac: int) -> np.ndarray:
     return np.argsort(-margin, kind="stable")[:frac]
 
 
-def aligned_pair(XW: np.ndarray, rng: np.random.Generator, J) -> list:
-    """A witness pair for Lemmas D.3-D.5 other than the proof's: with a_j = W^T x_j / sqrt(d) (so that
-    sigma(Delta)_j = a_j^T Delta), g the minimum-norm Delta with a_J^T g = 1 on the rows J, h orthogonal to
-    every a_j with ||h|| = ||g||: Delta*_{1,2} = sqrt(d) (g +- h) / ||g +- h||. Then sigma(Delta*_k)_j =
-    sqrt(d / 2) / ||g|| on J for both k (about sqrt(d / (2 |J|)) for nearly orthogonal a_j) and
-    ||Delta*_1 - Delta*_2|| = sqrt(2 d). XW = X W; needs rank(X) < d (h exists)."""
+def pair_along(XW: np.ndarray, rng: np.random.Generator, g: np.ndarray) -> list:
+    """Delta*_{1,2} = sqrt(d) (g +- h) / ||g +- h|| with h orthogonal to every row of X W and ||h|| = ||g||: then
+    sigma(Delta*_1) = sigma(Delta*_2) = sqrt(d / 2) X W g / (sqrt(d) ||g||) and ||Delta*_1 - Delta*_2|| = sqrt(2 d).
+    Needs rank(X) < d (h exists)."""
     d = XW.shape[1]
-    Aj = XW / math.sqrt(d)
-    J = np.asarray(J)
-    g = np.linalg.lstsq(Aj[J], np.ones(len(J)), rcond=None)[0]
-    h = orth_v(Aj, rng)[0]
+    h = orth_v(XW, rng)[0]
     h *= np.linalg.norm(g) / np.linalg.norm(h)
     return [(g + s * h) * math.sqrt(d) / np.linalg.norm(g + s * h) for s in (1.0, -1.0)]
+
+
+def aligned_pair(XW: np.ndarray, rng: np.random.Generator, J) -> list:
+    """A witness pair for Lemmas D.3-D.5 other than the proof's: with a_j = W^T x_j / sqrt(d) (so that
+    sigma(Delta)_j = a_j^T Delta), :func:`pair_along` the minimum-norm g with a_J^T g = 1 on the rows J:
+    sigma(Delta*_k)_j = sqrt(d / 2) / ||g|| on J for both k (about sqrt(d / (2 |J|)) for nearly orthogonal a_j).
+    XW = X W."""
+    Aj = XW / math.sqrt(XW.shape[1])
+    J = np.asarray(J)
+    return pair_along(XW, rng, np.linalg.lstsq(Aj[J], np.ones(len(J)), rcond=None)[0])
 
 
 def sigma(X: np.ndarray, W: np.ndarray, Delta: np.ndarray) -> np.ndarray:
