@@ -241,3 +241,15 @@ def test_drf_norm_draws_have_the_law_of_the_dense_forward_pass():
     assert ks_2samp(dense, exact).pvalue > 1e-3
     wrong = rf.drf_norm_draws("relu", k, L, beta, torch.Generator().manual_seed(2), 2000).numpy() / math.sqrt(2)
     assert ks_2samp(dense, wrong).pvalue < 1e-6
+
+
+def test_feature_cases_have_full_row_rank():
+    """The Section 6 strategy is valid by construction: Phi_r of full row rank in every family (the ReLU-like
+    family once repeated all-floor rows, a singular K_r, seed 3)."""
+    from attncheck.strategies.glm import FeatureCase
+
+    for seed in range(200):
+        for family in ("gaussian", "relu", "ill"):
+            Phi, phi, *_ = FeatureCase(N=3, p=4, family=family, eps=0.1, seed=seed, theta0="zero", near=0.0).arrays()
+            s = np.linalg.svd(np.vstack([Phi, phi]), compute_uv=False)
+            assert s[-1] > 1e-9 * s[0]
