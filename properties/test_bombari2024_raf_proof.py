@@ -159,9 +159,9 @@ def lemma_d3(case, S, xp):
                                     "the evidence shows whether the constant falls (deep, seed 0: 5.2, 6.3, 5.1, 0.72 at "
                                     "d = 32, 128, 512, 2048; 0.72 is the separation term 1/sqrt 2: sqrt(d) r is below "
                                     "it). With the proof's pair alone the constant grows (5.6, 9.4, 20, 30 on one "
-                                    "Gaussian X): its logits are 0.01 log^2 d, and the softmax concentrates only once "
-                                    "0.01 log^2 d exceeds log(n d), i.e. beyond d = e^100; main's INCONCLUSIVE (C* 19.5) "
-                                    "came from that witness"))
+                                    "Gaussian X): the logits its constants guarantee are of order 0.01 log^2 d, and "
+                                    "the softmax concentrates only once they exceed log(n d), at log d in the "
+                                    "hundreds; main's INCONCLUSIVE (C* 19.5) came from that witness"))
 def lemma_d4(case, S, xp):
     out = []
     for s in S:
