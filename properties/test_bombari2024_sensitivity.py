@@ -31,7 +31,7 @@ def rf_ds(n, D_max=1024, ds=(1, 2, 4, 8, 16)):
 ASCENT_TOKENS = 4  # token 0, token n - 1 and random others (all tokens when n <= 4)
 #: Theorem 3's regime d / log^4 d >= n / 100 (checked below), n growing
 RAF_PATH = {"quick": [(4, 32), (8, 128), (12, 256)],
-            "deep": [(4, 32), (8, 128), (16, 512), (32, 1024), (64, 4096)]}
+            "deep": [(4, 32), (8, 128), (16, 512), (32, 1024), (60, 2048)]}  # (60, 2048): on the boundary
 assert all(log4_path_ok(n, d) for pts in RAF_PATH.values() for n, d in pts)
 RAF_REGIME = ("d / log^4 d = Omega(n) read as d / log^4 d >= n / 100 along the path (n, d) = "
               + ", ".join(map(str, RAF_PATH["deep"])) + "; n grows, d grows faster")
