@@ -253,3 +253,18 @@ def test_feature_cases_have_full_row_rank():
             Phi, phi, *_ = FeatureCase(N=3, p=4, family=family, eps=0.1, seed=seed, theta0="zero", near=0.0).arrays()
             s = np.linalg.svd(np.vstack([Phi, phi]), compute_uv=False)
             assert s[-1] > 1e-9 * s[0]
+
+
+@pytest.mark.parametrize("kind, scale", [("softmax", 1.0), ("softmax", 8.0), ("relu", 1.0), ("relu", -6.0)])
+def test_attention_probe_inner_products_equal_the_features_distance(kind, scale):
+    """The probe's expanded squared norms against ||features - base||^2, also with nearly one-hot softmax rows and
+    ReLU rows whose scores are all negative (zero rows, den = 0)."""
+    g = torch.Generator().manual_seed(7)
+    n, d = 40, 12
+    X = _X(n, d, 8)
+    att = rf.raf(scale * rf.gaussian((d, d), 1 / d, g), kind)
+    feats, base = ws.attention_perturbation(att, X, [0, 17, 39])
+    probe, _ = ws.attention_probe(att, X, [0, 17, 39])
+    delta = math.sqrt(d) * torch.randn(3, 5, 1, d, generator=g, dtype=torch.float64)
+    direct = ((feats(delta) - base) ** 2).sum((-1, -2))
+    assert torch.allclose(probe(delta), direct, rtol=1e-9, atol=1e-9 * float((base ** 2).sum()))

@@ -183,6 +183,82 @@ def dense_probe(feature, X: torch.Tensor, groups):
     return probe, float(base.norm())
 
 
+class _OneToken:
+    """The one-token structure of an attention map (see :func:`attention_perturbation`): O(n^2 d) once per token,
+    then O(n d) per perturbation."""
+
+    def __init__(self, att: Attention, X: torch.Tensor, tokens):
+        n, d = X.shape
+        self.att, self.X = att, X
+        self.tok = torch.as_tensor(tokens, device=X.device)
+        S = att.scores(X)
+        self.Vals = att.values(X)
+        self.base = att.weights(S) @ self.Vals
+        self.XQ, self.XK = att.queries(X), att.keys(X)  # (n, d'): S = XQ XK^T / c
+        mask = torch.zeros((len(self.tok), n, n), dtype=torch.bool, device=X.device)
+        mask[torch.arange(len(self.tok), device=X.device), :, self.tok] = True
+        if att.kind == "softmax":
+            Sm = S.expand(len(self.tok), n, n).masked_fill(mask, -math.inf)
+            self.r = torch.logsumexp(Sm, dim=-1)  # (T, n)
+            self.U = torch.softmax(Sm, dim=-1) @ self.Vals  # (T, n, dv)
+        else:
+            Rm = torch.relu(S).expand(len(self.tok), n, n).masked_fill(mask, 0.0)
+            self.Z = Rm.sum(-1)
+            self.U = Rm @ self.Vals
+        self.sel = torch.arange(n, device=X.device)[None, :] == self.tok[:, None]  # (T, n): row i of each token
+
+    def perturbed(self, delta):
+        """(v_i', S'_{j i} for every j, the output row i) at Delta (T, R, 1, d)."""
+        att = self.att
+        x_new = self.X[self.tok][:, None, :] + delta[:, :, 0, :]  # (T, R, d)
+        v_new = x_new if att.WV is None else x_new @ att.WV.T
+        q_new, k_new = att.queries(x_new), att.keys(x_new)  # (T, R, d')
+        col = torch.einsum("ne,tre->trn", self.XQ, k_new) / att.c  # S'_{j i}, j != i
+        row = torch.einsum("tre,ne->trn", q_new, self.XK) / att.c  # S'_{i k}, k != i
+        diag = (q_new * k_new).sum(-1) / att.c
+        w = att.weights(torch.where(self.sel[:, None, :], diag[..., None], row))  # (T, R, n)
+        w_i = (w * self.sel[:, None, :]).sum(-1, keepdim=True)  # weight on the new token
+        out_i = w @ self.Vals + w_i * (v_new - self.Vals[self.tok][:, None, :])
+        return v_new, col, out_i
+
+    def features(self, delta):
+        v_new, col, out_i = self.perturbed(delta)
+        if self.att.kind == "softmax":
+            a = torch.sigmoid(col - self.r[:, None, :])[..., None]
+            out = (1 - a) * self.U[:, None] + a * v_new[:, :, None, :]
+        else:
+            g = torch.relu(col)[..., None]
+            den = self.Z[:, None, :, None] + g
+            num = self.U[:, None] + g * v_new[:, :, None, :]
+            out = torch.where(den > 0, num / torch.where(den > 0, den, torch.ones_like(den)), torch.zeros_like(num))
+        return torch.where(self.sel[:, None, :, None], out_i[:, :, None, :], out)
+
+    def probe(self, delta):
+        """||phi(X^i(Delta)) - phi(X)||^2 without the (T, R, n, dv) outputs: for j != i the row change is
+        P_j + a_j (v - U_j) (softmax, P = U - base) or (Q_j + g_j (v - base_j)) / (Z_j + g_j) (ReLU, Q = U - Z base),
+        whose squared norms expand into inner products with v: two (T, R, dv) x (T, n, dv) products."""
+        v, col, out_i = self.perturbed(delta)
+        B = self.base[None].expand_as(self.U)
+        vv = (v * v).sum(-1, keepdim=True)  # (T, R, 1)
+        if self.att.kind == "softmax":
+            a = torch.sigmoid(col - self.r[:, None, :])
+            P = self.U - B
+            Pv, Uv = torch.einsum("tnd,trd->trn", P, v), torch.einsum("tnd,trd->trn", self.U, v)
+            PP, PU, UU = ((P * P).sum(-1), (P * self.U).sum(-1), (self.U * self.U).sum(-1))
+            rows = PP[:, None] + 2 * a * (Pv - PU[:, None]) + a * a * (vv - 2 * Uv + UU[:, None])
+        else:
+            g = torch.relu(col)
+            den = self.Z[:, None, :] + g
+            Q = self.U - self.Z[..., None] * B
+            Qv, Bv = torch.einsum("tnd,trd->trn", Q, v), torch.einsum("tnd,trd->trn", B, v)
+            QQ, QB, BB = ((Q * Q).sum(-1), (Q * B).sum(-1), (B * B).sum(-1))
+            num2 = QQ[:, None] + 2 * g * (Qv - QB[:, None]) + g * g * (vv - 2 * Bv + BB[:, None])
+            rows = torch.where(den > 0, num2 / torch.where(den > 0, den, torch.ones_like(den)) ** 2,
+                               BB[:, None].expand_as(num2))
+        rows = torch.where(self.sel[:, None, :], torch.zeros_like(rows), rows).sum(-1)
+        return rows + ((out_i - self.base[self.tok][:, None, :]) ** 2).sum(-1)
+
+
 def attention_perturbation(att: Attention, X: torch.Tensor, tokens):
     """One-token perturbations of an attention map: O(n^2 d) once per token, O(n d) per evaluation.
 
@@ -193,53 +269,15 @@ def attention_perturbation(att: Attention, X: torch.Tensor, tokens):
     a_j = sigmoid(S'_ji - r_j); for ReLU-RAF, out_j = (U_j + relu(S'_ji) v_i') / (Z_j + relu(S'_ji)).
     Row i is recomputed in full (n scores).
     """
-    n, d = X.shape
-    tok = torch.as_tensor(tokens, device=X.device)
-    S = att.scores(X)
-    Vals = att.values(X)
-    base = att.weights(S) @ Vals
-    XQ, XK = att.queries(X), att.keys(X)  # (n, d'): S = XQ XK^T / c
-    mask = torch.zeros((len(tok), n, n), dtype=torch.bool, device=X.device)
-    mask[torch.arange(len(tok), device=X.device), :, tok] = True
-    if att.kind == "softmax":
-        Sm = S.expand(len(tok), n, n).masked_fill(mask, -math.inf)
-        r = torch.logsumexp(Sm, dim=-1)  # (T, n)
-        U = torch.softmax(Sm, dim=-1) @ Vals  # (T, n, dv)
-    else:
-        Rm = torch.relu(S).expand(len(tok), n, n).masked_fill(mask, 0.0)
-        Z = Rm.sum(-1)
-        U = Rm @ Vals
-    rows = torch.arange(n, device=X.device)
-
-    def features(delta):
-        x_new = X[tok][:, None, :] + delta[:, :, 0, :]  # (T, R, d)
-        v_new = x_new if att.WV is None else x_new @ att.WV.T
-        q_new, k_new = att.queries(x_new), att.keys(x_new)  # (T, R, d')
-        col = torch.einsum("ne,tre->trn", XQ, k_new) / att.c  # S'_{j i}, j != i
-        row = torch.einsum("tre,ne->trn", q_new, XK) / att.c  # S'_{i k}, k != i
-        diag = (q_new * k_new).sum(-1) / att.c
-        if att.kind == "softmax":
-            a = torch.sigmoid(col - r[:, None, :])[..., None]
-            out = (1 - a) * U[:, None] + a * v_new[:, :, None, :]
-        else:
-            g = torch.relu(col)[..., None]
-            den = Z[:, None, :, None] + g
-            num = U[:, None] + g * v_new[:, :, None, :]
-            out = torch.where(den > 0, num / torch.where(den > 0, den, torch.ones_like(den)), torch.zeros_like(num))
-        sel = rows[None, :] == tok[:, None]  # (T, n): row i of each token
-        row_i = torch.where(sel[:, None, :], diag[..., None], row)
-        w = att.weights(row_i)  # (T, R, n)
-        w_i = (w * sel[:, None, :]).sum(-1, keepdim=True)  # weight on the new token
-        out_i = w @ Vals + w_i * (v_new - Vals[tok][:, None, :])
-        return torch.where(sel[:, None, :, None], out_i[:, :, None, :], out)
-
-    return features, base
+    one = _OneToken(att, X, tokens)
+    return one.features, one.base
 
 
 def attention_probe(att: Attention, X: torch.Tensor, tokens):
-    """One-token probe for an attention map (:func:`attention_perturbation`). Returns (probe, ||phi(X)||)."""
-    features, base = attention_perturbation(att, X, tokens)
-    return (lambda delta: ((features(delta) - base) ** 2).sum((-1, -2))), float(base.norm())
+    """One-token probe for an attention map: ||phi(X^i(Delta)) - phi(X)||^2 (T, R) in O(n d) per evaluation,
+    through inner products (:meth:`_OneToken.probe`). Returns (probe, ||phi(X)||)."""
+    one = _OneToken(att, X, tokens)
+    return one.probe, float(one.base.norm())
 
 
 def groups_of(tokens) -> list[list[int]]:
