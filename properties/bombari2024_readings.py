@@ -4,6 +4,8 @@ import math
 
 import torch
 
+from attncheck.devices import torch_device
+
 
 PROB = ("'with probability at least 1 - exp(-cD)' (or 1 - exp(-c log^2 d), 1 - exp(-c log^2 N)) with c > 0 "
         "unspecified: the implied constant is the median (probability 1/2) over the random weights; any fixed "
@@ -30,7 +32,7 @@ RESTARTS, STEPS = 4, 40
 
 
 def generator(seed) -> torch.Generator:
-    return torch.Generator().manual_seed(int(seed))
+    return torch.Generator(device=torch_device()).manual_seed(int(seed))
 
 
 def seeds(case, rng, size):
@@ -39,7 +41,7 @@ def seeds(case, rng, size):
 
 
 def X_of(case) -> torch.Tensor:
-    return torch.as_tensor(case.tokens.X)
+    return torch.as_tensor(case.tokens.X, device=torch_device())
 
 
 def log4_path_ok(n: int, d: int, c: float = 0.01) -> bool:

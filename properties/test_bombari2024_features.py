@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from attncheck import Real, Space, claim, close, le, lt
 from attncheck.models import random_features as rf
 from attncheck.strategies.token_matrices import token_case_sizes, ws_case
-from bombari2024_readings import ACTS, HE_ACTS, K_RATIO, PROB, RHO, TOKENS, X_of, generator, seeds
+from bombari2024_readings import ACTS, HE_ACTS, K_RATIO, PROB, RHO, TOKENS, generator
 
 GH_T, GH_W = np.polynomial.hermite_e.hermegauss(240)
 NP_ACTS = {"relu": lambda x: np.maximum(x, 0.0), "tanh": np.tanh, "softplus": lambda x: np.logaddexp(0.0, x),
@@ -63,13 +63,8 @@ NORM_PATH = {"quick": [64, 256, 1024], "deep": [64, 256, 1024, 4096, 16384, 6553
 
 def _features_norm(case, rng, size):
     """||phi(X)|| / sqrt(k) for `size` draws of V: V flat(X) ~ N(0, ||flat X||^2 / D I_k) = N(0, I_k) exactly."""
-    out = np.empty(size)
-    f = rf.ACTIVATIONS[case.act].torch_fn
     g = generator(rng.integers(0, 2**62))
-    for j in range(size):
-        z = torch.randn(case.k, generator=g, dtype=torch.float64)
-        out[j] = float(f(z).norm()) / math.sqrt(case.k)
-    return out
+    return (rf.drf_norm_draws(case.act, case.k, 1, 1.0, g, size, g.device) / math.sqrt(case.k)).cpu().numpy()
 
 
 B10 = {"probability": PROB, "k": K_RATIO, "X": TOKENS + " (the law of ||phi(X)|| does not depend on X under "
@@ -94,39 +89,65 @@ def b10_lower(case, R, xp):
     return 1.0 / np.asarray(R)
 
 
+#: steps of 8: the decelerating rule then tells an n^(-2/3) approach (log-slope ratio 0.25) from log n (0.64)
+B7_PATH = {"quick": [16, 128, 1024], "deep": [16, 128, 1024, 8192]}
+
+
+def _op_norms(case, rng, size):
+    """``size`` draws of ||V||_op, V in R^{k x D} with N(0, 1/D) entries, from the exact law of its singular values."""
+    D = case.n * case.d
+    return rf.gaussian_op_norms(case.k, D, 1.0 / D, rng, size)
+
+
 @claim("bombari2024/eq-b.7/main", kind="asymptotic", source="bombari2024 Appendix B, (B.7) (Theorem 4.4.5 of [63])",
        statement=r"\|V\|_{op} = \mathcal{O}(\sqrt{(D + k)/D}) \text{ w.p. } \ge 1 - e^{-c_1 D}",
-       domain=lambda n: ws_case(n, (4,), ("relu",), RHO), sample=seeds, probability=0.5,
-       path={"quick": [4, 16, 64, 128], "deep": [4, 16, 64, 256, 512]}, cost="expensive", draws=3,
-       interpretation={"probability": PROB, "k": K_RATIO, "d": "d = 4; D = 4n; V dense k x D",
-                       "ratio": "||V||_op / sqrt((D + k) / D) (exact singular value)"})
-def b7(case, S, xp):
+       domain=lambda n: ws_case(n, (4,), ("relu",), RHO), sample=_op_norms, probability=0.5, path=B7_PATH,
+       cost="expensive", draws=32,
+       interpretation={"probability": PROB, "k": K_RATIO, "d": "d = 4; D = 4n (the law of ||V||_op depends on k "
+                       "and D only)",
+                       "V": "||V||_op drawn from its exact law: the singular values of a k x D Gaussian matrix are "
+                            "those of a bidiagonal matrix of chi variables (Silverstein 1985, Dumitriu-Edelman "
+                            "2002), its largest by bisection: O(D) per draw instead of a dense SVD, so the path "
+                            "reaches D = 32768 (k up to 65536); 32 draws per case",
+                       "ratio": "||V||_op / sqrt((D + k) / D) (exact singular value)",
+                       "trend": "by Bai-Yin the ratio tends to (1 + sqrt(rho)) / sqrt(1 + rho) <= sqrt(2) (rho = k/D), "
+                                "approached from below at the Tracy-Widom rate D^(-2/3): the implied constant rises "
+                                "toward a finite limit. The engine's asymptotic rule calls such a rise INCONCLUSIVE "
+                                "(significant and decelerating: 'consistent with a finite limit'; or not significant); "
+                                "with few draws the noise of the median hides the rise (main: 3 draws, slope n^0.0005 "
+                                "[-0.009, 0.010], INCONCLUSIVE), with a precise median a short path with steps of 4 "
+                                "reads it as growth (quick [4, 16, 64, 256], 8 draws: c = 1.358, 1.380, 1.398, 1.413, "
+                                "REFUTED, a false refutation: log-slope ratio 0.83, as log n gives); the path starts at "
+                                "D = 64 and steps by 8, where an n^(-2/3) approach has log-slope ratio 0.25 and log n "
+                                "0.64, so that the rise reads as decelerating. What would decide it: a verdict rule "
+                                "for a constant converging to a finite limit (not in the engine), or the non-asymptotic bound E||V||_op <= (sqrt k + sqrt D) / sqrt D "
+                                "(Gordon), which is a proof, not a check"})
+def b7(case, R, xp):
     D = case.n * case.d
-    return np.array([float(torch.linalg.matrix_norm(rf.gaussian((case.k, D), 1.0 / D, generator(s)), 2))
-                     / math.sqrt((D + case.k) / D) for s in S])
+    return np.asarray(R) / math.sqrt((D + case.k) / D)
 
 
 # ---- Lemma C.1 ---------------------------------------------------------------------------------
 
+def _drf_norms(case, rng, size):
+    """``size`` draws of ||phi_L(X)||, exact in law under Assumption 1 (no weight matrix is built)."""
+    g = generator(rng.integers(0, 2**62))
+    return rf.drf_norm_draws(case.act, case.k, case.depth, rf.he_beta(case.act), g, size, g.device).cpu().numpy()
+
+
 @claim("bombari2024/lemma-c.1/main", kind="asymptotic", source="bombari2024 Appendix C, Lemma C.1, (C.4) at l = L",
        statement=r"|\|\varphi_l(X)\|_2 - \sqrt{k}| \le e^{Cl}\log D \text{ w.p. } \ge 1 - 2L e^{-c\log^2 D}",
-       domain=lambda n: ws_case(n, (4,), HE_ACTS, RHO, depths=(1, 2, 3)), sample=seeds, probability=0.5,
-       path={"quick": [4, 16, 64, 128], "deep": [4, 16, 64, 256, 1024]}, cost="expensive", draws=3,
+       domain=lambda n: ws_case(n, (4,), HE_ACTS, RHO, depths=(1, 2, 3)), sample=_drf_norms, probability=0.5,
+       path={"quick": [4, 16, 64, 256], "deep": [4, 16, 64, 256, 1024, 4096, 16384]}, cost="expensive", draws=16,
        interpretation={"probability": PROB, "k": K_RATIO + "; layers 2..L are k x k", "d": "d = 4; D = 4n",
                        "L": "l = L in {1, 2, 3}; e^{Cl} is fixed for fixed l, so the ratio must stay bounded along n",
                        "activation": "relu, gelu, softplus with beta from (4.3) (tanh: no beta exists)",
+                       "weights": "||phi_L(X)|| drawn from its exact law without the weights (V_1 flat(X) ~ "
+                                  "N(0, beta I_k) under Assumption 1, then V_{l+1} phi_l ~ N(0, beta ||phi_l||^2 / k "
+                                  "I_k) given phi_l): O(k L) per draw, 16 draws per case, k up to 131072",
                        "ratio": "|(||phi_L(X)|| - sqrt k)| / log D (exact: a forward pass, no sup)", "X": TOKENS})
-def lemma_c1(case, S, xp):
-    X = X_of(case)
-    D = case.n * case.d
-    beta = rf.he_beta(case.act)
-    out = []
-    for s in S:
-        g = generator(s)
-        Vs = [rf.gaussian((case.k, D), beta / D, g)] + [rf.gaussian((case.k, case.k), beta / case.k, g)
-                                                       for _ in range(case.depth - 1)]
-        out.append(abs(float(rf.drf_features(X, Vs, case.act).norm()) - math.sqrt(case.k)) / math.log(D))
-    return np.array(out)
+def lemma_c1(case, R, xp):
+    return np.abs(np.asarray(R) - math.sqrt(case.k)) / math.log(case.n * case.d)
 
 
 # ---- (D.59)-(D.60): the norm of the RAF features -------------------------------------------------
@@ -141,8 +162,9 @@ def lemma_c1(case, S, xp):
                        "check": "the largest row norm <= sqrt(d) (1 + 1e-12), which implies the Frobenius bound"})
 def d60(case, xp):
     tc, seed, scale = case
-    X = torch.as_tensor(tc.X)
+    g = generator(seed)
+    X = torch.as_tensor(tc.X, device=g.device)
     d = X.shape[1]
-    W = scale * rf.gaussian((d, d), 1.0 / d, generator(seed))
+    W = scale * rf.gaussian((d, d), 1.0 / d, g, g.device)
     rows = rf.raf_features(X, W).norm(dim=1)
     return le(float(rows.max()), math.sqrt(d) * (1 + 1e-12), xp)

@@ -145,10 +145,10 @@ def _task(case, seed, iid_x: bool):
     fam = IID_FAMILIES[int(rng.integers(0, len(IID_FAMILIES)))]
     N = n_train(case.k)
     Xtr = iid_samples(fam, N, n, d, rng)
-    X = torch.as_tensor(iid_samples(fam, 1, n, d, rng)[0]) if iid_x else X_of(case)
+    X = torch.as_tensor(iid_samples(fam, 1, n, d, rng)[0], device=g.device) if iid_x else X_of(case)
     Y = rng.choice([-1.0, 1.0], N)
     y = float(rng.choice([-1.0, 1.0]))
-    V = rf.gaussian((case.k, n * d), 1.0 / (n * d), g)
+    V = rf.gaussian((case.k, n * d), 1.0 / (n * d), g, g.device)
     return cm.rf_task(X, Xtr, Y, y, V, case.act), g
 
 

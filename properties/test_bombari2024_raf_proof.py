@@ -1,5 +1,6 @@
 r"""bombari2024 Appendix D, the proof of Theorem 3: Lemmas D.2-D.5, each as printed, checked on the
-proof's own witnesses (attncheck.models.raf_witness).
+proof's own witnesses and, for D.3-D.5, two more candidate pairs aligned with the rows of X W
+(attncheck.models.raf_witness); each claim takes the best candidate for its own statement.
 
 Lemmas D.2-D.5 are existence statements ("there exist Delta*_1, Delta*_2 ..."): a witness that
 satisfies them confirms them at the sizes reached, a witness that fails does not refute them
@@ -82,22 +83,32 @@ def _case(point):
 
 
 def _witness(case, seed):
-    """(X, W, i, [Delta*_1, Delta*_2]) for one draw of W (N(0, 1/d) entries)."""
+    """(X, W, i, pairs, draw) for one draw of W (N(0, 1/d) entries): the candidate pairs [Delta*_1, Delta*_2]
+    (see "witness" below; each existence claim takes the best of them for its own statement) and a function
+    giving the RAFDraw (phi_RAF and attention under one-token perturbations) of this W."""
     tc, i = case
     X = tc.X
-    d = X.shape[1]
+    n, d = X.shape
     rng = np.random.default_rng(int(seed))
     W = rng.standard_normal((d, d)) / math.sqrt(d)
-    return X, W, i, rw.d3_best(X, W, rng, fraction(X.shape[0]))
+    XW, frac = X @ W, fraction(n)
+    pairs = [rw.d3_best(X, W, rng, frac), rw.aligned_pair(XW, rng, rw.rows_along(XW, frac)),
+             rw.aligned_pair(XW, rng, rw.rows_toward(X, XW, i, frac)), rw.pair_along(XW, rng, rw.top_direction(XW, frac))]
+    return X, W, i, pairs, lambda: rw.RAFDraw(X, W, XW=XW)
 
 
 COMMON = {"probability": PROB, "draws": DRAWS, "regime": REGIME + "; path at the boundary n = n_max(d): "
           + ", ".join(map(str, BOUNDARY["deep"])), "fraction": FRACTION,
-          "witness": "the proof's construction (D.8), (D.24)-(D.25), (D.31): Delta*_k = C_k W^T delta*_k with "
-                     "||Delta*_k|| = sqrt(d) (the largest admissible C_k; the proof's C ||W||_op <= 1 is smaller); "
-                     "delta* is the one of 64 draws of (D.8), both signs, whose pair has the largest "
-                     "ceil(n/4)-th largest min_k sigma(Delta*_k)_i (the proof picks delta* independently of W; "
-                     "any pair in the ball witnesses an existence claim)",
+          "witness": "the best of three candidate pairs for the claim's own statement (any pair in the ball "
+                     "witnesses an existence claim): (1) the proof's construction (D.8), (D.24)-(D.25), (D.31): "
+                     "Delta*_k = C_k W^T delta*_k with ||Delta*_k|| = sqrt(d) (the largest admissible C_k; the "
+                     "proof's C ||W||_op <= 1 is smaller); delta* is the one of 64 draws of (D.8), both signs, whose "
+                     "pair has the largest ceil(n/4)-th largest min_k sigma(Delta*_k)_i (the proof picks delta* "
+                     "independently of W); (2)-(4) pairs Delta*_{1,2} = sqrt(d) (g +- h) / ||g +- h|| with h "
+                     "orthogonal to every row of X W (separation sqrt(2d), the same sigma for both): g the "
+                     "minimum-norm Delta giving sigma(Delta)_j = 1 on ceil(n/4) rows J (sigma ~ sqrt(d / (2 |J|)) on "
+                     "J), J along the top singular direction of X W (2) or the rows j != i whose attention leans "
+                     "most toward token i (3); g the top singular direction itself (4: low-rank X)",
           "side": "WITNESS (lower side of an existence claim): a bounded implied constant confirms the claim at "
                   "the sizes reached; growth cannot refute it (refutable=False)",
           "i": "the perturbed token i drawn in [0, n - 1] ('for every i')", "X": TOKENS}
@@ -107,26 +118,36 @@ def _separation(Deltas, d):
     return math.sqrt(d) / float(np.linalg.norm(Deltas[0] - Deltas[1]))
 
 
-@claim("bombari2024/lemma-d.3/main", kind="asymptotic", refutable=False, cost="normal",
+@claim("bombari2024/lemma-d.3/main", kind="asymptotic", refutable=False, cost="expensive",
        source="bombari2024 Appendix D, Lemma D.3 (D.27)-(D.30)",
        statement=r"\text{w.p.} \ge 1 - e^{-c\log^2 d}\ \exists \Delta^*_{1,2}: \|\Delta^*_k\| \le \sqrt d,\ "
                  r"\|\Delta^*_1 - \Delta^*_2\| = \Omega(\sqrt d),\ \sigma(\Delta^*_k)_i = \Omega(\log^2 d) "
                  r"\text{ for } \Omega(n) \text{ indices}",
        domain=_case, sample=seeds, probability=0.5, path=BOUNDARY, draws=3,
        interpretation=dict(COMMON, ratio="implied constant max(sqrt(d) / ||Delta*_1 - Delta*_2||, log^2 d / q) with "
-                                         "q the ceil(n/4)-th largest of min_k sigma(Delta*_k)_i (infinite, an ERROR, if q <= 0: the witness failed)"))
+                                         "q the ceil(n/4)-th largest of min_k sigma(Delta*_k)_i (infinite, an ERROR, if q <= 0: the witness failed)",
+                           trend="at the boundary n = n_max(d) every pair gives q proportional to sqrt(d / n) = "
+                                 "log^2 d / 10 (aligned pairs: q ~ sqrt(2 d / n) ~ 0.14 log^2 d), so log^2 d / q tends "
+                                 "to a finite limit (about 7 for the aligned pairs, from below: 4.6, 5.0, 6.4, 6.2 at "
+                                 "d = 32, 128, 512, 2048 on normalized Gaussian rows); a bounded constant whose "
+                                 "finite-size slope has no fixed sign (with the proof's pair alone: C* max 16.9, slope "
+                                 "-0.24, HOLDS in quick). What would decide it: a verdict rule for a constant converging "
+                                 "to a finite limit (not in the engine)"))
 def lemma_d3(case, S, xp):
     out = []
     for s in S:
-        X, W, _, Deltas = _witness(case, int(s))
+        X, W, _, pairs, _ = _witness(case, int(s))
         d = X.shape[1]
-        sig = np.minimum(rw.sigma(X, W, Deltas[0]), rw.sigma(X, W, Deltas[1]))
-        q = float(np.sort(sig)[::-1][fraction(X.shape[0]) - 1])
-        out.append(max(_separation(Deltas, d), math.log(d) ** 2 / q if q > 0 else math.inf))
+        best = math.inf
+        for Deltas in pairs:
+            sig = np.minimum(rw.sigma(X, W, Deltas[0]), rw.sigma(X, W, Deltas[1]))
+            q = float(np.sort(sig)[::-1][fraction(X.shape[0]) - 1])
+            best = min(best, max(_separation(Deltas, d), math.log(d) ** 2 / q if q > 0 else math.inf))
+        out.append(best)
     return np.array(out)
 
 
-@claim("bombari2024/lemma-d.4/main", kind="asymptotic", refutable=False, cost="normal",
+@claim("bombari2024/lemma-d.4/main", kind="asymptotic", refutable=False, cost="expensive",
        source="bombari2024 Appendix D, Lemma D.4 (D.39)-(D.41)",
        statement=r"\forall i\ \text{w.p.} \ge 1 - e^{-c\log^2 d}\ \exists \Delta^*_{1,2}: (D.39),\ "
                  r"\|[s(X^i(\Delta^*_k))]_{j:}^\top - e_i\|_2 = o(1/\sqrt d) \text{ for } \Omega(n) \text{ indices } j",
@@ -135,18 +156,26 @@ def lemma_d3(case, S, xp):
                                          "the ceil(n/4)-th smallest of max_k ||[s(X^i(Delta*_k))]_j - e_i|| over j",
                            little_o="o(1/sqrt d) needs sqrt(d) r -> 0; the engine judges the implied constant's "
                                     "trend, so a bounded constant is reported as HOLDS of the O(1/sqrt d) part only: "
-                                    "the evidence shows whether the constant falls"))
+                                    "the evidence shows whether the constant falls (deep, seed 0: 5.2, 6.3, 5.1, 0.72 at "
+                                    "d = 32, 128, 512, 2048; 0.72 is the separation term 1/sqrt 2: sqrt(d) r is below "
+                                    "it). With the proof's pair alone the constant grows (5.6, 9.4, 20, 30 on one "
+                                    "Gaussian X): the logits its constants guarantee are of order 0.01 log^2 d, and "
+                                    "the softmax concentrates only once they exceed log(n d), at log d in the "
+                                    "hundreds; main's INCONCLUSIVE (C* 19.5) came from that witness"))
 def lemma_d4(case, S, xp):
     out = []
     for s in S:
-        X, W, i, Deltas = _witness(case, int(s))
-        d = X.shape[1]
-        r = np.maximum(rw.rows_to_e_i(X, W, i, Deltas[0]), rw.rows_to_e_i(X, W, i, Deltas[1]))
-        out.append(max(_separation(Deltas, d), math.sqrt(d) * float(np.sort(r)[fraction(X.shape[0]) - 1])))
+        X, W, i, pairs, raf_draw = _witness(case, int(s))
+        d, draw = X.shape[1], raf_draw()
+        best = math.inf
+        for Deltas in pairs:
+            r = np.maximum(draw.rows_to_e_i(i, Deltas[0]), draw.rows_to_e_i(i, Deltas[1]))
+            best = min(best, max(_separation(Deltas, d), math.sqrt(d) * float(np.sort(r)[fraction(X.shape[0]) - 1])))
+        out.append(best)
     return np.array(out)
 
 
-@claim("bombari2024/lemma-d.5/main", kind="asymptotic", refutable=False, cost="normal",
+@claim("bombari2024/lemma-d.5/main", kind="asymptotic", refutable=False, cost="expensive",
        source="bombari2024 Appendix D, Lemma D.5 (D.48)",
        statement=r"\forall i\ \text{w.p.} \ge 1 - e^{-c\log^2 d}\ \exists \Delta^*, \|\Delta^*\| \le \sqrt d: "
                  r"\|\varphi_{RAF}(X) - \varphi_{RAF}(X^i(\Delta^*))\|_F = \Omega(\sqrt{dn})",
@@ -156,7 +185,8 @@ def lemma_d4(case, S, xp):
 def lemma_d5(case, S, xp):
     out = []
     for s in S:
-        X, W, i, Deltas = _witness(case, int(s))
+        X, W, i, pairs, raf_draw = _witness(case, int(s))
         n, d = X.shape
-        out.append(math.sqrt(d * n) / max(rw.feature_change(X, W, i, D) for D in Deltas))
+        draw = raf_draw()
+        out.append(math.sqrt(d * n) / max(draw.feature_change(i, D) for Deltas in pairs for D in Deltas))
     return np.array(out)

@@ -16,6 +16,7 @@ from attncheck import claim, ge, le
 from attncheck.models import raf_witness as rw
 from attncheck.models import random_features as rf
 from attncheck.models import word_sensitivity as ws
+from attncheck.devices import torch_device
 from attncheck.strategies.token_matrices import token_case, token_case_sizes, ws_case
 from bombari2024_readings import (ACTS, DRAWS, HE_ACTS, K_RATIO, LOWER, PROB, RESTARTS, RHO, STEPS, TOKENS, UPPER,
                                   WITNESS, X_of, generator, log4_path_ok, seeds)
@@ -30,7 +31,7 @@ def rf_ds(n, D_max=1024, ds=(1, 2, 4, 8, 16)):
 ASCENT_TOKENS = 4  # token 0, token n - 1 and random others (all tokens when n <= 4)
 #: Theorem 3's regime d / log^4 d >= n / 100 (checked below), n growing
 RAF_PATH = {"quick": [(4, 32), (8, 128), (12, 256)],
-            "deep": [(4, 32), (8, 128), (16, 512), (32, 1024), (64, 4096)]}
+            "deep": [(4, 32), (8, 128), (16, 512), (32, 1024), (60, 2048)]}  # (60, 2048): on the boundary
 assert all(log4_path_ok(n, d) for pts in RAF_PATH.values() for n, d in pts)
 RAF_REGIME = ("d / log^4 d = Omega(n) read as d / log^4 d >= n / 100 along the path (n, d) = "
               + ", ".join(map(str, RAF_PATH["deep"])) + "; n grows, d grows faster")
@@ -112,11 +113,11 @@ def _dense_chain_case():
 def lemma_b1_chain(case, xp):
     tc, act, k, seed, frac = case
     g = generator(seed)
-    X = torch.as_tensor(tc.X)
+    X = torch.as_tensor(tc.X, device=g.device)
     n, d = X.shape
-    V = rf.gaussian((k, n * d), 1.0 / (n * d), g)
-    i = int(torch.randint(0, n, (1,), generator=g))
-    delta = torch.randn(d, generator=g, dtype=torch.float64)
+    V = rf.gaussian((k, n * d), 1.0 / (n * d), g, g.device)
+    i = int(torch.randint(0, n, (1,), generator=g, device=g.device))
+    delta = torch.randn(d, generator=g, dtype=torch.float64, device=g.device)
     delta = delta / delta.norm() * math.sqrt(d) * frac
     Xp = X.clone()
     Xp[i] += delta
@@ -242,14 +243,14 @@ def _attention(case, seed, model):
     X = X_of_tokens(case)
     n, d = X.shape
     if model == "raf":
-        att = rf.raf(rf.gaussian((d, d), 1.0 / d, g))
+        att = rf.raf(rf.gaussian((d, d), 1.0 / d, g, g.device))
     else:
-        att = rf.qkv(*(rf.gaussian((d, d), 1.0 / d, g) for _ in range(3)))
+        att = rf.qkv(*(rf.gaussian((d, d), 1.0 / d, g, g.device) for _ in range(3)))
     return ws.attention_bracket(att, X, ws.random_tokens(n, RAF_TOKENS, g), g, RESTARTS, STEPS)
 
 
 def X_of_tokens(tc):
-    return torch.as_tensor(tc.X)
+    return torch.as_tensor(tc.X, device=torch_device())
 
 
 RAF_COMMON = {"probability": PROB, "draws": DRAWS, "regime": RAF_REGIME, "X": TOKENS, "side": WITNESS,

@@ -136,3 +136,135 @@ def test_glm_formulas_match_numpy_pinv_and_mpmath():
         xp = MP(40)
         tm = glm.theta_star(xp.asarray(Phi), xp.asarray(Y), xp.asarray(theta0), xp)
         assert np.allclose(xp.to_float(tm), ts, rtol=1e-12)
+
+
+def test_attention_perturbation_gives_the_dense_features():
+    g = torch.Generator().manual_seed(6)
+    n, d = 6, 4
+    X = _X(n, d, 3)
+    for kind in ("softmax", "relu"):
+        att = rf.raf(rf.gaussian((d, d), 1 / d, g), kind)
+        feats, base = ws.attention_perturbation(att, X, [2])
+        delta = 2 * torch.randn(1, 3, 1, d, generator=g, dtype=torch.float64)
+        for r in range(3):
+            Xp = X.clone()
+            Xp[2] += delta[0, r, 0]
+            assert torch.allclose(feats(delta)[0, r], att(Xp), rtol=1e-12, atol=1e-12)
+        assert torch.allclose(base, att(X))
+
+
+def test_rf_samples_have_the_exact_law_of_V():
+    """Z[s] = V_0 x_{s,0} + h_s with the k rows of h i.i.d. N(0, R R^T / D), independent of V_0 ~ N(0, 1/D)."""
+    g = torch.Generator().manual_seed(8)
+    S, n, d, k = 3, 4, 2, 200_000
+    Xs = torch.as_tensor(iid_samples("gaussian", S, n, d, np.random.default_rng(2)))
+    smp = rf.rf_samples(Xs, 1, k, g, scale2=2.0)
+    h = smp.Z - Xs[:, 1] @ smp.A.T  # (S, k)
+    R = torch.cat([Xs[:, :1], Xs[:, 2:]], dim=1).reshape(S, -1)
+    assert torch.allclose(h @ h.T / k, 2.0 * R @ R.T / (n * d), atol=0.02)
+    assert abs(smp.A.var().item() - 2.0 / (n * d)) < 0.002
+    assert abs(float((h @ smp.A).abs().max()) / k) < 0.01  # h independent of V_0
+    # the perturbation of token 1 moves only V_1 Delta, as with a dense V
+    V = rf.gaussian((5, n * d), 1 / (n * d), g)
+    ref = rf.rf_samples_from_V(Xs, V, 1)
+    Xp = Xs[-1].clone()
+    delta = torch.randn(d, generator=g, dtype=torch.float64)
+    Xp[1] += delta
+    assert torch.allclose(ref.Z[-1] + ref.A @ delta, rf.flat(Xp) @ V.T, atol=1e-12)
+
+
+def test_rf_samples_handle_a_singular_gram():
+    g = torch.Generator().manual_seed(9)
+    X = torch.as_tensor(tokens("gaussian", 3, 2, np.random.default_rng(0)))
+    smp = rf.rf_samples(torch.stack([X, X]), 0, 50, g)  # two identical samples: R R^T of rank 1
+    assert torch.allclose(smp.Z[0], smp.Z[1], atol=1e-10)
+
+
+def test_kernel_fit_matches_the_least_squares_glm():
+    rng = np.random.default_rng(3)
+    N, p = 6, 15
+    Phi, phi, Y = rng.standard_normal((N, p)), rng.standard_normal(p), rng.choice([-1.0, 1.0], N)
+    Pr = np.vstack([Phi, phi])
+    T = torch.as_tensor
+    fit = glm.kernel_fit(T(Phi), T(phi), T(Y), -1.0, T(Pr @ Pr.T))
+    ts = glm.theta_star(Phi, Y, np.zeros(p), F64)
+    assert np.allclose(fit.theta_star.numpy(), ts, atol=1e-12)
+    assert np.allclose(fit.theta_f.numpy(), glm.theta_f(ts, phi, -1.0, F64), atol=1e-12)
+    assert np.allclose(fit.theta_r.numpy(), glm.theta_r(Phi, phi, Y, -1.0, np.zeros(p), F64), atol=1e-12)
+    assert np.allclose(fit.p.numpy(), glm.project_out(Phi, phi, F64), atol=1e-12)
+
+
+def test_op_norm_is_a_tight_upper_bound():
+    g = torch.Generator().manual_seed(5)
+    for shape in ((2, 300, 7), (7, 300), (40, 40)):
+        A = torch.randn(shape, generator=g, dtype=torch.float64)
+        s = torch.linalg.matrix_norm(A, 2)
+        b = ws.op_norm(A)
+        assert torch.all(b >= s) and torch.all(b <= s * (1 + 1e-9))
+
+
+def test_bidiagonal_sigma_max_is_the_svd():
+    rng = np.random.default_rng(0)
+    for p in (1, 2, 7, 40):
+        a, b = rng.standard_normal(p), rng.standard_normal(p - 1)
+        B = np.diag(a) + np.diag(b, 1)
+        assert abs(rf.bidiagonal_sigma_max(a, b) - np.linalg.svd(B, compute_uv=False)[0]) < 1e-12 * (1 + abs(a).max())
+
+
+@pytest.mark.parametrize("k, D", [(30, 12), (12, 30), (20, 20)])
+def test_gaussian_op_norms_have_the_law_of_the_dense_svd(k, D):
+    """Two-sample Kolmogorov-Smirnov test against SVDs of dense Gaussian matrices (fixed seeds); a planted
+    wrong law (the op norm of a (k + 4) x D matrix) is told apart."""
+    from scipy.stats import ks_2samp
+
+    rng = np.random.default_rng(1)
+    dense = np.array([np.linalg.norm(rng.standard_normal((k, D)) / math.sqrt(D), 2) for _ in range(3000)])
+    exact = rf.gaussian_op_norms(k, D, 1.0 / D, np.random.default_rng(2), 3000)
+    assert ks_2samp(dense, exact).pvalue > 1e-3
+    wrong = rf.gaussian_op_norms(k + 4, D, 1.0 / D, np.random.default_rng(3), 3000)
+    assert ks_2samp(dense, wrong).pvalue < 1e-6
+
+
+def test_drf_norm_draws_have_the_law_of_the_dense_forward_pass():
+    """Two-sample KS test against dense DRF forward passes (fixed seeds); a planted wrong law (the norms scaled by
+    1 / sqrt 2) is told apart."""
+    from scipy.stats import ks_2samp
+
+    n, d, k, L, beta = 3, 4, 24, 3, rf.he_beta("relu")
+    X = _X(n, d)
+    g = torch.Generator().manual_seed(0)
+    dense = []
+    for _ in range(2000):
+        Vs = [rf.gaussian((k, n * d), beta / (n * d), g)] + [rf.gaussian((k, k), beta / k, g) for _ in range(L - 1)]
+        dense.append(float(rf.drf_features(X, Vs, "relu").norm()))
+    exact = rf.drf_norm_draws("relu", k, L, beta, torch.Generator().manual_seed(1), 2000).numpy()
+    assert ks_2samp(dense, exact).pvalue > 1e-3
+    wrong = rf.drf_norm_draws("relu", k, L, beta, torch.Generator().manual_seed(2), 2000).numpy() / math.sqrt(2)
+    assert ks_2samp(dense, wrong).pvalue < 1e-6
+
+
+def test_feature_cases_have_full_row_rank():
+    """The Section 6 strategy is valid by construction: Phi_r of full row rank in every family (the ReLU-like
+    family once repeated all-floor rows, a singular K_r, seed 3)."""
+    from attncheck.strategies.glm import FeatureCase
+
+    for seed in range(200):
+        for family in ("gaussian", "relu", "ill"):
+            Phi, phi, *_ = FeatureCase(N=3, p=4, family=family, eps=0.1, seed=seed, theta0="zero", near=0.0).arrays()
+            s = np.linalg.svd(np.vstack([Phi, phi]), compute_uv=False)
+            assert s[-1] > 1e-9 * s[0]
+
+
+@pytest.mark.parametrize("kind, scale", [("softmax", 1.0), ("softmax", 8.0), ("relu", 1.0), ("relu", -6.0)])
+def test_attention_probe_inner_products_equal_the_features_distance(kind, scale):
+    """The probe's expanded squared norms against ||features - base||^2, also with nearly one-hot softmax rows and
+    ReLU rows whose scores are all negative (zero rows, den = 0)."""
+    g = torch.Generator().manual_seed(7)
+    n, d = 40, 12
+    X = _X(n, d, 8)
+    att = rf.raf(scale * rf.gaussian((d, d), 1 / d, g), kind)
+    feats, base = ws.attention_perturbation(att, X, [0, 17, 39])
+    probe, _ = ws.attention_probe(att, X, [0, 17, 39])
+    delta = math.sqrt(d) * torch.randn(3, 5, 1, d, generator=g, dtype=torch.float64)
+    direct = ((feats(delta) - base) ** 2).sum((-1, -2))
+    assert torch.allclose(probe(delta), direct, rtol=1e-9, atol=1e-9 * float((base ** 2).sum()))

@@ -32,3 +32,13 @@ def success_sweeps(panels: dict[str, list[dict]], claim: str, high: float = HIGH
                        f"{sum(ratios) / len(ratios):.2f}, min {min(ratios):.2f}{where}")
     agreement = "agrees" if not short else ("disagrees" if short == len(panels) else "partly")
     return {"agreement": agreement, "details": details}
+
+
+def from_misses(per_panel: dict[str, list[str]], claim: str) -> dict:
+    """``{"agreement", "details"}`` from the readings each panel misses: agrees (no panel misses any), disagrees
+    (every panel misses one), partly otherwise; one detail line per panel naming what it misses."""
+    failed = [p for p, misses in per_panel.items() if misses]
+    agreement = "agrees" if not failed else ("disagrees" if len(failed) == len(per_panel) else "partly")
+    details = [f"The paper's figure is read as: {claim}."]
+    details += [f"{p}: " + ("agrees" if not m else "does not agree: " + "; ".join(m)) for p, m in per_panel.items()]
+    return {"agreement": agreement, "details": details}

@@ -33,7 +33,8 @@ def entries(profile: str, out: Path, seed: int, progress) -> list[dict]:
     g = bombari2024_ws.GRIDS[profile]
     notes = [f"{res['trials']} trials per point (one draw of the weights and of X each); profile {profile}; seed {seed}.",
              "Synthetic tokens, not BERT-Base imdb: the curves are not the paper's numbers, only its setting.",
-             f"DRF at d = {g['drf_d']} (the paper's d = 768 needs k = D up to 61440, D x D layers of 30 GB each).",
+             f"DRF at d = {g['drf_d']} (the paper's d = 768 needs k = D up to 61440, D x D layers of 30 GB each; the "
+             "certified upper bound needs the operator norm of every k x k layer, O(k^3)).",
              "RF/DRF: lower = projected gradient ascent (4 restarts, 60 steps), upper = certified bound of token 0."]
     for r in res["beyond"]["rf"] + res["beyond"]["raf"]:
         notes.append(f"beyond the paper: n = {r['n']}, d = {r['d']}: lower {r['lower']:.4g}"
@@ -41,13 +42,16 @@ def entries(profile: str, out: Path, seed: int, progress) -> list[dict]:
                      + f" ({r['seconds']:.1f} s)")
     entries.append({"id": "bombari2024-ws", "title": title, "description": desc,
                     "figures": bombari2024_ws.figures(res, out), "notes": notes, "profile": profile, "seed": seed,
-                    "data": res})
+                    "data": res, "verdict": bombari2024_ws.agreement(res)})
     gen = bombari2024_generalization.run(profile, rng, progress)
     title, desc = DESCRIPTIONS["bombari2024-generalization"]
-    notes = [f"{gen['trials']} simulations per (panel, N); d = {gen['d']}; theta_0 = 0; profile {profile}; seed {seed}.",
+    notes = [f"{gen['trials']} trials per panel; d = {gen['d']}; theta_0 = 0; profile {profile}; seed {seed}.",
+             f"One trial draws the weights, {max(gen['N']) + 1} samples and the test sample once; N in {gen['N']} "
+             "uses the first N samples (nested), so each point has the law of an independent simulation and the "
+             "points of one trial are dependent across N.",
              "Synthetic data, not BERT-Base imdb.",
              "Points below (2 - gamma)^2 per panel and mode: " + ", ".join(f"{k}: {v}" for k, v in gen["below_bound"].items())]
     entries.append({"id": "bombari2024-generalization", "title": title, "description": desc,
                     "figures": [bombari2024_generalization.figure(gen, out)], "notes": notes, "profile": profile,
-                    "seed": seed, "data": gen})
+                    "seed": seed, "data": gen, "verdict": bombari2024_generalization.agreement(gen)})
     return entries

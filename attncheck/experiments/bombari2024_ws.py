@@ -18,6 +18,7 @@ from ..data.token_matrices import tokens
 from ..devices import torch_device
 from ..models import random_features as rf
 from ..models import word_sensitivity as ws
+from .agreement import from_misses
 
 RESTARTS, STEPS = 4, 60
 
@@ -25,8 +26,8 @@ GRIDS = {
     "quick": {"trials": 1, "rf_d": [8, 16], "rf_n": [8, 16, 32], "drf_d": 4, "drf_n": [8, 16, 32],
               "drf_L": [2, 4, 8], "raf_d": [32, 64], "raf_n": [10, 25, 50], "beyond_n": [],
               "rf_beyond_d": 16, "raf_beyond_d": 768},
-    "deep": {"trials": 5, "rf_d": [192, 384, 768], "rf_n": [10, 25, 50, 100], "drf_d": 32,
-             "drf_n": [16, 32, 64, 128], "drf_L": [2, 4, 8], "raf_d": [192, 384, 768],
+    "deep": {"trials": 5, "rf_d": [192, 384, 768], "rf_n": [10, 25, 50, 100], "drf_d": 16,
+             "drf_n": [8, 16, 32, 64], "drf_L": [2, 4, 8], "raf_d": [192, 384, 768],
              "raf_n": [10, 20, 50, 100, 150, 200, 250], "beyond_n": [500, 1000, 2000],
              "rf_beyond_d": 192, "raf_beyond_d": 768},
 }
@@ -90,6 +91,75 @@ def run(profile: str, rng: np.random.Generator, progress=print, device=None) -> 
         t0 = time.perf_counter()
         lo = attention_point(n, g["raf_beyond_d"], "softmax", gen, rng, dev)
         out["beyond"]["raf"].append({"n": n, "d": g["raf_beyond_d"], "lower": lo, "seconds": time.perf_counter() - t0})
+    return out
+
+
+def _slope(n, v) -> float:
+    """Least-squares slope of log v against log n."""
+    return float(np.polyfit(np.log(n), np.log(np.maximum(v, 1e-300)), 1)[0])
+
+
+def _decreasing(n, v) -> list[str]:
+    """What a series misses of 'decreases along n': a negative log-log slope and a last value below the first."""
+    misses = []
+    if _slope(n, v) >= 0:
+        misses.append(f"log-log slope {_slope(n, v):+.2f} >= 0")
+    if v[-1] >= v[0]:
+        misses.append(f"S at n = {n[-1]} ({v[-1]:.3g}) is not below S at n = {n[0]} ({v[0]:.3g})")
+    return misses
+
+
+def _series(rows, **match):
+    rows = [r for r in rows if all(r[k] == v for k, v in match.items())]
+    return [r["n"] for r in rows], [r["lower"]["mean"] for r in rows]
+
+
+#: "in general smaller": the share of (d, n) points where ReLU-RAF is below RAF
+GENERAL = 0.75
+
+READING = ("RF: for every d, S_RF decreases as n grows (Figure 2 left, 'regardless of the embedding dimension'); "
+           "DRF: for every L, S_DRF decreases with n (Figure 2 right); RAF: S_RAF stays larger than 1 at every n "
+           "(Figure 3 left, 'even for large values of n'); ReLU-RAF: S decreases with n and is in general smaller "
+           f"than S_RAF (Figure 3 right), 'in general' read as at {GENERAL:.0%} of the (d, n) points or more. "
+           "'Decreases' is read as a negative log-log slope of the mean ascent estimate and a last value below the "
+           "first; the estimates are lower bounds of the sup (3.4) (RF/DRF also carry certified upper bounds). "
+           "Beyond the paper: the same readings on the RF (d fixed) and RAF (d = 768) series extended to n = 2000")
+
+
+def agreement(res: dict) -> dict:
+    """Figures 2-3 against what the paper's text says they show (READING), per panel series."""
+    per, info = {}, []
+    for d in sorted({r["d"] for r in res["rf"]}):
+        n, v = _series(res["rf"], d=d)
+        per[f"RF d={d}"] = _decreasing(n, v)
+        up = [r["upper"]["mean"] for r in res["rf"] if r["d"] == d]
+        info.append(f"RF d={d}: fitted exponent of S along n {_slope(n, v):+.2f} (ascent), {_slope(n, up):+.2f} "
+                    "(certified upper bound); Theorem 1: -1/2 or below")
+    for L in sorted({r["L"] for r in res["drf"]}):
+        per[f"DRF L={L}"] = _decreasing(*_series(res["drf"], L=L))
+    for d in sorted({r["d"] for r in res["raf"]}):
+        n, v = _series(res["raf"], d=d)
+        low = [f"n = {a} ({b:.3g})" for a, b in zip(n, v) if b < 1]
+        per[f"RAF d={d}"] = [f"S below 1 at {', '.join(low)}"] if low else []
+    for d in sorted({r["d"] for r in res["relu_raf"]}):
+        n, v = _series(res["relu_raf"], d=d)
+        misses = _decreasing(n, v)
+        raf = dict(zip(*_series(res["raf"], d=d)))
+        below = [b < raf[a] for a, b in zip(n, v) if a in raf]
+        if below and sum(below) < GENERAL * len(below):
+            misses.append(f"below S_RAF at only {sum(below)} of {len(below)} points")
+        per[f"ReLU-RAF d={d}"] = misses
+    beyond = res.get("beyond", {})
+    if beyond.get("rf"):
+        d = beyond["rf"][0]["d"]
+        n, v = _series(res["rf"], d=d)
+        per[f"RF beyond the paper, d={d}"] = _decreasing(n + [r["n"] for r in beyond["rf"]],
+                                                          v + [r["lower"] for r in beyond["rf"]])
+    if beyond.get("raf"):
+        low = [f"n = {r['n']} ({r['lower']:.3g})" for r in beyond["raf"] if r["lower"] < 1]
+        per[f"RAF beyond the paper, d={beyond['raf'][0]['d']}"] = [f"S below 1 at {', '.join(low)}"] if low else []
+    out = from_misses(per, READING)
+    out["details"] += info
     return out
 
 

@@ -14,8 +14,8 @@ import torch
 
 from .. import precision
 from . import glm
-from .random_features import ACTIVATIONS, flat, rf_features
-from .word_sensitivity import maximize
+from .random_features import rf_blocks_from_V, rf_features
+from .word_sensitivity import maximize, rf_perturbation
 
 
 @dataclass
@@ -46,8 +46,8 @@ class RFTask:
 
 def rf_task(X, X_train, Y, y: float, V, act: str, theta0=None) -> RFTask:
     """phi = phi_RF for every sample, theta* (6.3), theta*_f (6.5), theta*_r (6.6); theta_0 = 0 by default."""
-    Phi = rf_features(torch.as_tensor(X_train), V, act).numpy()
-    phi = rf_features(X, V, act).numpy()
+    Phi = rf_features(torch.as_tensor(X_train, device=V.device), V, act).cpu().numpy()
+    phi = rf_features(X, V, act).cpu().numpy()
     Y = np.asarray(Y, float)
     theta0 = np.zeros(Phi.shape[1]) if theta0 is None else np.asarray(theta0, float)
     ts = glm.theta_star(Phi, Y, theta0, precision.F64)
@@ -56,12 +56,9 @@ def rf_task(X, X_train, Y, y: float, V, act: str, theta0=None) -> RFTask:
 
 
 def _perturbed_features(task: RFTask, tokens):
-    """Delta (T, R, 1, d) -> phi(X^i(Delta)) (T, R, k) for i = tokens[t]."""
-    f = ACTIVATIONS[task.act].torch_fn
-    n, d = task.X.shape
-    z = flat(task.X) @ task.V.T
-    A = torch.stack([task.V[:, i * d:(i + 1) * d] for i in tokens])  # (T, k, d)
-    return lambda delta: f(z + torch.einsum("tkd,trd->trk", A, delta[:, :, 0, :]))
+    """Delta (T, R, 1, d) -> phi(X^i(Delta)) (T, R, k) for i = tokens[t] (the blocks of token i cut out of V)."""
+    blocks = rf_blocks_from_V(task.X, task.V, tokens)
+    return rf_perturbation(blocks, [[t] for t in range(len(tokens))], task.act)[0]
 
 
 @dataclass
@@ -82,7 +79,8 @@ def gap_search(task: RFTask, tokens, mode: str, gen: torch.Generator, restarts: 
     y_Delta = -y. Iterates with gamma >= 2 are outside Assumption 2 and never count.
     """
     theta = {"f": task.theta_f, "r": task.theta_r}[mode]
-    ts, th = torch.as_tensor(task.theta_star), torch.as_tensor(theta)
+    dev = task.V.device
+    ts, th = torch.as_tensor(task.theta_star, device=dev), torch.as_tensor(theta, device=dev)
     feats = _perturbed_features(task, tokens)
     f0 = task.f_star
 
@@ -95,17 +93,18 @@ def gap_search(task: RFTask, tokens, mode: str, gen: torch.Generator, restarts: 
         return torch.where(gamma < 2, (2 - gamma) ** 2 - err, -gamma)
 
     d = task.X.shape[1]
-    best, wit = maximize(objective, len(tokens), 1, d, gen, restarts, steps, feasible=lambda dl: parts(dl)[0] < 2)
+    best, wit = maximize(objective, len(tokens), 1, d, gen, restarts, steps, device=dev,
+                         feasible=lambda dl: parts(dl)[0] < 2)
     with torch.no_grad():
         gamma, err = parts(wit[:, None])
-    return GapSearch(best.numpy(), gamma[:, 0].numpy(), err[:, 0].numpy(), wit)
+    return GapSearch(best.cpu().numpy(), gamma[:, 0].cpu().numpy(), err[:, 0].cpu().numpy(), wit)
 
 
 def alignment_search(task: RFTask, tokens, gen: torch.Generator, restarts: int = 4, steps: int = 60) -> np.ndarray:
     """sup over ||Delta|| <= sqrt(d) of |F(X, X^i(Delta)) - 1| (B.20) per token (a lower bound on the sup)."""
     p = glm.project_out(task.Phi, task.phi, precision.F64)
-    pt = torch.as_tensor(p / (p @ p))
+    pt = torch.as_tensor(p / (p @ p), device=task.V.device)
     feats = _perturbed_features(task, tokens)
     best, _ = maximize(lambda delta: (feats(delta) @ pt - 1) ** 2, len(tokens), 1, task.X.shape[1], gen,
-                       restarts, steps)
-    return np.sqrt(np.maximum(best.numpy(), 0.0))
+                       restarts, steps, device=task.V.device)
+    return np.sqrt(np.maximum(best.cpu().numpy(), 0.0))

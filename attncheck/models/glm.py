@@ -5,11 +5,15 @@ numeric backend ``xp`` (float64 or mpmath, see :mod:`attncheck.precision`), so i
 can be re-decided at high precision where the pseudo-inverse is ill-conditioned.
 In float64 Phi^+ is applied by least squares (any rank); in mpmath Phi must have full row
 rank (K = Phi Phi^T invertible, the setting of Lemma 4.1 of [12]), and Phi^+ = Phi^T K^{-1}.
+:func:`kernel_fit` is the float64 torch form for large p (the experiments): everything through K_r.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import mpmath
 import numpy as np
+import torch
 
 
 def _solve(K, b, xp):
@@ -80,3 +84,32 @@ def condition(K) -> float:
     """2-norm condition number of a symmetric positive definite K (float64; inf if singular)."""
     ev = np.linalg.eigvalsh(np.asarray(K, float))
     return float(ev[-1] / ev[0]) if ev[0] > 0 else float("inf")
+
+
+@dataclass
+class KernelFit:
+    """theta* (6.3), theta*_f (6.5), theta*_r (6.6) and P_Phi^perp phi(X), all with theta_0 = 0."""
+
+    theta_star: torch.Tensor
+    theta_f: torch.Tensor
+    theta_r: torch.Tensor
+    p: torch.Tensor
+
+
+def kernel_fit(Phi: torch.Tensor, phi: torch.Tensor, Y: torch.Tensor, y: float, Kr: torch.Tensor) -> KernelFit:
+    """The GLM solutions in float64 torch (any device) through the kernel K_r = Phi_r Phi_r^T ((N + 1) x (N + 1),
+    given: the caller may cut it out of a larger Gram), for Phi_r of full row rank (Cholesky; raises otherwise).
+
+    With theta_0 = 0: theta* = Phi^T K^{-1} Y, theta*_r = Phi_r^T K_r^{-1} Y_r, P_Phi^perp phi = phi - Phi^T K^{-1}
+    Phi phi, K = K_r[:N, :N] and Phi phi = K_r[:N, N]; no least squares on the N x p matrix Phi.
+    """
+    N = Phi.shape[0]
+    L = torch.linalg.cholesky(Kr)
+    Lk = L[:N, :N]  # the Cholesky factor of K
+    Yr = torch.cat([Y, Y.new_tensor([y])])
+    ts = Phi.T @ torch.cholesky_solve(Y[:, None], Lk)[:, 0]
+    tf = ts + phi * ((y - phi @ ts) / (phi @ phi))
+    ar = torch.cholesky_solve(Yr[:, None], L)[:, 0]
+    tr = Phi.T @ ar[:N] + phi * ar[N]
+    p = phi - Phi.T @ torch.cholesky_solve(Kr[:N, N:], Lk)[:, 0]
+    return KernelFit(ts, tf, tr, p)

@@ -17,6 +17,8 @@ import math
 from dataclasses import dataclass
 
 import mpmath
+import numpy as np
+import scipy.linalg
 import torch
 
 from ..devices import torch_device
@@ -108,6 +110,45 @@ def drf_features(X, Vs, act: str) -> torch.Tensor:
     return h
 
 
+def bidiagonal_sigma_max(a: np.ndarray, b: np.ndarray) -> float:
+    """Largest singular value of the upper bidiagonal matrix with diagonal a (p) and superdiagonal b (p - 1):
+    the largest eigenvalue of the 2p x 2p Golub-Kahan tridiagonal matrix (zero diagonal, off-diagonal
+    a_1, b_1, a_2, ..., a_p), by LAPACK bisection (stebz): O(p), no squaring."""
+    e = np.empty(2 * len(a) - 1)
+    e[0::2], e[1::2] = a, b
+    top = 2 * len(a) - 1
+    return float(scipy.linalg.eigvalsh_tridiagonal(np.zeros(2 * len(a)), e, select="i", select_range=(top, top))[0])
+
+
+def gaussian_op_norms(k: int, D: int, var: float, rng: np.random.Generator, size: int) -> np.ndarray:
+    """``size`` draws of ||V||_op for V in R^{k x D} with i.i.d. N(0, var) entries, from the exact law of its
+    singular values: those of sqrt(var) B, B upper bidiagonal with diagonal chi_m, chi_{m-1}, ...,
+    chi_{m-p+1} and superdiagonal chi_{p-1}, ..., chi_1 (p = min(k, D), m = max(k, D); Householder
+    bidiagonalization of a Gaussian matrix, Silverstein 1985, Dumitriu-Edelman 2002). O(p) per draw."""
+    p, m = min(k, D), max(k, D)
+    out = np.empty(size)
+    for j in range(size):
+        a = np.sqrt(rng.chisquare(np.arange(m, m - p, -1)))
+        b = np.sqrt(rng.chisquare(np.arange(p - 1, 0, -1))) if p > 1 else np.empty(0)
+        out[j] = math.sqrt(var) * bidiagonal_sigma_max(a, b)
+    return out
+
+
+def drf_norm_draws(act: str, k: int, depth: int, beta: float, gen: torch.Generator, size: int,
+                   device=None) -> torch.Tensor:
+    """``size`` draws of ||phi_L(X)|| for (4.2) with V_1 entries N(0, beta / D) and V_l (l >= 2) entries
+    N(0, beta / k), at any X with ||flat X||^2 = D (Assumption 1), exact in law without the weights:
+    V_1 flat(X) ~ N(0, beta I_k), and V_{l+1} phi_l ~ N(0, beta ||phi_l||^2 / k I_k) given phi_l (V_{l+1} is
+    independent of phi_l). depth = 1, beta = 1 is the RF map (3.1). O(k L) per draw."""
+    f = ACTIVATIONS[act].torch_fn
+    dev = torch_device(device) if not isinstance(device, torch.device) else device
+    scale = torch.full((size, 1), math.sqrt(beta), dtype=DTYPE, device=dev)
+    for _ in range(depth):
+        h = f(torch.randn((size, k), generator=gen, dtype=DTYPE, device=dev) * scale)
+        scale = h.norm(dim=-1, keepdim=True) * math.sqrt(beta / k)
+    return h.norm(dim=-1)
+
+
 @dataclass
 class RFBlocks:
     """The first layer seen by a perturbation of tokens ``tokens``: z = V flat(X), A[t] = V_{tokens[t]}."""
@@ -126,10 +167,48 @@ def rf_blocks(X, tokens, k: int, gen: torch.Generator, scale2: float = 1.0) -> R
     D = n * d
     tokens = tuple(int(i) for i in tokens)
     sd = math.sqrt(scale2 / D)
-    A = torch.randn((len(tokens), k, d), generator=gen, dtype=DTYPE, device=X.device) * sd
+    A = torch.randn((len(tokens), k, d), generator=gen, dtype=DTYPE, device=X.device).mul_(sd)
     rest = math.sqrt(scale2 * (n - len(tokens)) * d / D)
     z = torch.einsum("tkd,td->k", A, X[list(tokens)]) + rest * torch.randn(k, generator=gen, dtype=DTYPE, device=X.device)
     return RFBlocks(z, A, tokens)
+
+
+@dataclass
+class RFSamples:
+    """The first layer seen by S samples and by a perturbation of their token ``token``:
+    Z[s] = V flat(X_s), A = V_token (the k x d block of that token)."""
+
+    Z: torch.Tensor  # (S, k)
+    A: torch.Tensor  # (k, d)
+    token: int
+
+
+def rf_samples(Xs, token: int, k: int, gen: torch.Generator, scale2: float = 1.0) -> RFSamples:
+    """Exact joint law of (V flat(X_s) for every sample s, V_token), V_ij ~ N(0, scale2 / D), without V.
+
+    V flat(X_s) = V_token x_{s,token} + h_s with h_s = V_rest r_s (r_s: the other tokens of sample s). The k
+    rows of V_rest are i.i.d. N(0, scale2 / D I), so the k rows of [h_1 ... h_S] are i.i.d.
+    N(0, scale2 / D R R^T) (R = [r_1; ...; r_S]), independent of V_token: drawn as g L^T with L L^T =
+    scale2 / D R R^T. Cost O(S^2 (D + k)) and memory O(S (D + k)), against k D for V.
+    """
+    S, n, d = Xs.shape
+    D = n * d
+    A = torch.randn((k, d), generator=gen, dtype=DTYPE, device=Xs.device).mul_(math.sqrt(scale2 / D))
+    R = torch.cat([Xs[:, :token], Xs[:, token + 1:]], dim=1).reshape(S, -1)
+    G = (R @ R.T) * (scale2 / D)
+    L, info = torch.linalg.cholesky_ex(G)
+    if int(info) != 0:  # singular R R^T (repeated samples, tiny D): the symmetric square root
+        lam, U = torch.linalg.eigh(G)
+        L = U * torch.sqrt(lam.clamp(min=0.0))
+    g = torch.randn((k, S), generator=gen, dtype=DTYPE, device=Xs.device)
+    Z = Xs[:, token] @ A.T + (g @ L.T).T
+    return RFSamples(Z, A, int(token))
+
+
+def rf_samples_from_V(Xs, V, token: int) -> RFSamples:
+    """The same objects cut out of a dense V (reference for tests)."""
+    S, n, d = Xs.shape
+    return RFSamples(flat(Xs) @ V.T, V[:, token * d:(token + 1) * d], int(token))
 
 
 def rf_blocks_from_V(X, V, tokens) -> RFBlocks:
@@ -143,7 +222,7 @@ def rf_blocks_from_V(X, V, tokens) -> RFBlocks:
 def gaussian(shape, var: float, gen: torch.Generator, device=None) -> torch.Tensor:
     """i.i.d. N(0, var) entries."""
     dev = torch_device(device) if not isinstance(device, torch.device) else device
-    return torch.randn(shape, generator=gen, dtype=DTYPE, device=dev) * math.sqrt(var)
+    return torch.randn(shape, generator=gen, dtype=DTYPE, device=dev).mul_(math.sqrt(var))
 
 
 # ---- random attention features (3.2), (3.3) and the ReLU variant of Figure 3 ---------------
@@ -179,21 +258,31 @@ def qkv_features(X, WQ, WK, WV) -> torch.Tensor:
 
 @dataclass
 class Attention:
-    """An attention map phi(X) = norm(S) X W_V^T with S = X M X^T / c (RAF, ReLU-RAF, QKV).
+    """An attention map phi(X) = norm(S) X W_V^T with S = (X Q^T)(X K^T)^T / c (RAF, ReLU-RAF, QKV), i.e.
+    S = X M X^T / c with M = Q^T K, kept factored: no d x d product is formed.
 
-    RAF: M = W, c = sqrt(d), W_V = I. QKV (Remark 5.1): M = W_Q^T W_K, c = sqrt(d'), W_V.
+    RAF: Q = W^T, K = I (None), c = sqrt(d), W_V = I. QKV (Remark 5.1): Q = W_Q, K = W_K, c = sqrt(d'), W_V.
     """
 
-    M: torch.Tensor
+    Q: torch.Tensor
     c: float
+    K: torch.Tensor | None = None  # None: the identity
     WV: torch.Tensor | None = None  # None: the identity (no value matrix)
     kind: str = "softmax"  # or "relu" (row-normalised ReLU)
 
     def values(self, X):
         return X if self.WV is None else X @ self.WV.T
 
+    def queries(self, X):
+        """X Q^T: the left factor of the scores."""
+        return X @ self.Q.T
+
+    def keys(self, X):
+        """X K^T: the right factor of the scores."""
+        return X if self.K is None else X @ self.K.T
+
     def scores(self, X):
-        return X @ self.M @ X.transpose(-1, -2) / self.c
+        return self.queries(X) @ self.keys(X).transpose(-1, -2) / self.c
 
     def weights(self, S):
         return torch.softmax(S, dim=-1) if self.kind == "softmax" else relu_normalize(S)
@@ -203,8 +292,8 @@ class Attention:
 
 
 def raf(W, kind: str = "softmax") -> Attention:
-    return Attention(W, math.sqrt(W.shape[0]), None, kind)
+    return Attention(W.T, math.sqrt(W.shape[0]), None, None, kind)
 
 
 def qkv(WQ, WK, WV) -> Attention:
-    return Attention(WQ.T @ WK, math.sqrt(WQ.shape[0]), WV, "softmax")
+    return Attention(WQ, math.sqrt(WQ.shape[0]), WK, WV, "softmax")

@@ -8,7 +8,8 @@ Two sides of the sup:
   never an Omega(.) lower bound (it can confirm one).
 - :func:`rf_upper` / :func:`drf_upper` give *certified upper* bounds from the Lipschitz chain
   of Lemma B.1 / Lemma C.2, with the operator norm of the k x d block of token i in place of
-  ||V||_op (V(flat X^i(Delta) - flat X) = V_i Delta and ||V_i||_op <= ||V||_op).
+  ||V||_op (V(flat X^i(Delta) - flat X) = V_i Delta and ||V_i||_op <= ||V||_op), bounded above
+  through its Gram matrix with the rounding accounted for (:func:`op_norm`).
 
 A *probe* maps perturbations Delta of shape (T, R, m, d) (T token groups, R restarts, m
 tokens per group) to ||phi(X^I(Delta)) - phi(X)||^2 of shape (T, R). The structured probes
@@ -23,10 +24,6 @@ from dataclasses import dataclass
 import torch
 
 from .random_features import ACTIVATIONS, DTYPE, Attention, RFBlocks, rf_blocks
-
-#: relative inflation of computed operator norms, covering float64 rounding of the SVD
-OPNORM_SAFETY = 1e-10
-
 
 @dataclass
 class WSEstimate:
@@ -95,13 +92,21 @@ def ratio_at(probe, base_norm: float, delta: torch.Tensor) -> torch.Tensor:
 
 # ---- probes -------------------------------------------------------------------------------
 
-def rf_probe(blocks: RFBlocks, groups, act: str, Vs=()):
-    """RF (Vs empty) or DRF (Vs: layers 2..L) probe; ``groups`` index rows of blocks.A.
+def group_blocks(blocks: RFBlocks, groups) -> torch.Tensor:
+    """The blocks of each group's tokens (T, m, k, d); a view, not a copy, when the groups are the blocks in order."""
+    idx = torch.as_tensor(groups, device=blocks.A.device)
+    if idx.shape[1] == 1 and torch.equal(idx[:, 0], torch.arange(len(blocks.A), device=idx.device)):
+        return blocks.A[:, None]
+    return blocks.A[idx]
 
-    Returns (probe, ||phi(X)||).
+
+def rf_perturbation(blocks: RFBlocks, groups, act: str, Vs=()):
+    """RF (Vs empty) or DRF (Vs: layers 2..L) features of X^I(Delta); ``groups`` index rows of blocks.A.
+
+    Returns (features, phi(X)): features maps Delta (T, R, m, d) to phi(X^I(Delta)) (T, R, k).
     """
     f = ACTIVATIONS[act].torch_fn
-    A = blocks.A[torch.as_tensor(groups, device=blocks.A.device)]  # (T, m, k, d)
+    A = group_blocks(blocks, groups)  # (T, m, k, d)
 
     def forward(pre):
         h = f(pre)
@@ -109,18 +114,41 @@ def rf_probe(blocks: RFBlocks, groups, act: str, Vs=()):
             h = f(h @ V.T)
         return h
 
-    base = forward(blocks.z)
+    def features(delta):
+        return forward(blocks.z + torch.einsum("gmkd,grmd->grk", A, delta))
 
-    def probe(delta):
-        pre = blocks.z + torch.einsum("gmkd,grmd->grk", A, delta)
-        return ((forward(pre) - base) ** 2).sum(-1)
+    return features, forward(blocks.z)
 
-    return probe, float(base.norm())
+
+def rf_probe(blocks: RFBlocks, groups, act: str, Vs=()):
+    """RF (Vs empty) or DRF (Vs: layers 2..L) probe; ``groups`` index rows of blocks.A.
+
+    Returns (probe, ||phi(X)||).
+    """
+    features, base = rf_perturbation(blocks, groups, act, Vs)
+    return (lambda delta: ((features(delta) - base) ** 2).sum(-1)), float(base.norm())
+
+
+#: unit roundoff of float64
+U64 = 2.0 ** -53
 
 
 def op_norm(A: torch.Tensor) -> torch.Tensor:
-    """Largest singular value over the last two axes, inflated by OPNORM_SAFETY."""
-    return torch.linalg.matrix_norm(A, ord=2) * (1.0 + OPNORM_SAFETY)
+    """A certified upper bound on the largest singular value over the last two axes, through the smaller Gram
+    matrix G (A^T A or A A^T, inner dimension m, size p): sqrt(lambda_max(fl G) (1 + p^2 u) + gamma_m ||A||_F^2).
+
+    Rounding of the Gram: |fl(G) - G| <= gamma_m |A|^T |A| entrywise, so ||fl(G) - G||_2 <= gamma_m ||A||_F^2
+    (gamma_m = m u / (1 - m u)); the symmetric eigensolver is backward stable (error p^2 u ||G||_2 taken
+    generously). Four times cheaper than an SVD of a tall block; the bound exceeds sigma_max by ~ m u d relative.
+    """
+    m, p = A.shape[-2:]
+    At = A.transpose(-1, -2)
+    G = At @ A if m >= p else A @ At
+    inner, size = max(m, p), min(m, p)
+    gamma = inner * U64 / (1 - inner * U64)
+    lam = torch.linalg.eigvalsh(G)[..., -1].clamp(min=0.0)
+    fro2 = torch.linalg.vector_norm(A, dim=(-2, -1)) ** 2 * (1 + gamma * size)
+    return torch.sqrt(lam * (1 + size ** 2 * U64) + gamma * fro2) * (1 + 4 * U64)
 
 
 def rf_upper(blocks: RFBlocks, groups, act: str, base_norm: float, Vs=()) -> torch.Tensor:
@@ -130,7 +158,7 @@ def rf_upper(blocks: RFBlocks, groups, act: str, base_norm: float, Vs=()) -> tor
     and ||vec(Delta)|| <= sqrt(m d).
     """
     M = ACTIVATIONS[act].lipschitz
-    A = blocks.A[torch.as_tensor(groups, device=blocks.A.device)]  # (T, m, k, d)
+    A = group_blocks(blocks, groups)  # (T, m, k, d)
     T, m, k, d = A.shape
     joined = A.permute(0, 2, 1, 3).reshape(T, k, m * d)
     chain = op_norm(joined) * M
@@ -155,55 +183,101 @@ def dense_probe(feature, X: torch.Tensor, groups):
     return probe, float(base.norm())
 
 
-def attention_probe(att: Attention, X: torch.Tensor, tokens):
-    """One-token probe for an attention map: O(n^2 d) once per token, O(n d) per evaluation.
+class _OneToken:
+    """The one-token structure of an attention map (see :func:`attention_perturbation`): O(n^2 d) once per token,
+    then O(n d) per perturbation."""
+
+    def __init__(self, att: Attention, X: torch.Tensor, tokens):
+        n, d = X.shape
+        self.att, self.X = att, X
+        self.tok = torch.as_tensor(tokens, device=X.device)
+        S = att.scores(X)
+        self.Vals = att.values(X)
+        self.base = att.weights(S) @ self.Vals
+        self.XQ, self.XK = att.queries(X), att.keys(X)  # (n, d'): S = XQ XK^T / c
+        mask = torch.zeros((len(self.tok), n, n), dtype=torch.bool, device=X.device)
+        mask[torch.arange(len(self.tok), device=X.device), :, self.tok] = True
+        if att.kind == "softmax":
+            Sm = S.expand(len(self.tok), n, n).masked_fill(mask, -math.inf)
+            self.r = torch.logsumexp(Sm, dim=-1)  # (T, n)
+            self.U = torch.softmax(Sm, dim=-1) @ self.Vals  # (T, n, dv)
+        else:
+            Rm = torch.relu(S).expand(len(self.tok), n, n).masked_fill(mask, 0.0)
+            self.Z = Rm.sum(-1)
+            self.U = Rm @ self.Vals
+        self.sel = torch.arange(n, device=X.device)[None, :] == self.tok[:, None]  # (T, n): row i of each token
+
+    def perturbed(self, delta):
+        """(v_i', S'_{j i} for every j, the output row i) at Delta (T, R, 1, d)."""
+        att = self.att
+        x_new = self.X[self.tok][:, None, :] + delta[:, :, 0, :]  # (T, R, d)
+        v_new = x_new if att.WV is None else x_new @ att.WV.T
+        q_new, k_new = att.queries(x_new), att.keys(x_new)  # (T, R, d')
+        col = torch.einsum("ne,tre->trn", self.XQ, k_new) / att.c  # S'_{j i}, j != i
+        row = torch.einsum("tre,ne->trn", q_new, self.XK) / att.c  # S'_{i k}, k != i
+        diag = (q_new * k_new).sum(-1) / att.c
+        w = att.weights(torch.where(self.sel[:, None, :], diag[..., None], row))  # (T, R, n)
+        w_i = (w * self.sel[:, None, :]).sum(-1, keepdim=True)  # weight on the new token
+        out_i = w @ self.Vals + w_i * (v_new - self.Vals[self.tok][:, None, :])
+        return v_new, col, out_i
+
+    def features(self, delta):
+        v_new, col, out_i = self.perturbed(delta)
+        if self.att.kind == "softmax":
+            a = torch.sigmoid(col - self.r[:, None, :])[..., None]
+            out = (1 - a) * self.U[:, None] + a * v_new[:, :, None, :]
+        else:
+            g = torch.relu(col)[..., None]
+            den = self.Z[:, None, :, None] + g
+            num = self.U[:, None] + g * v_new[:, :, None, :]
+            out = torch.where(den > 0, num / torch.where(den > 0, den, torch.ones_like(den)), torch.zeros_like(num))
+        return torch.where(self.sel[:, None, :, None], out_i[:, :, None, :], out)
+
+    def probe(self, delta):
+        """||phi(X^i(Delta)) - phi(X)||^2 without the (T, R, n, dv) outputs: for j != i the row change is
+        P_j + a_j (v - U_j) (softmax, P = U - base) or (Q_j + g_j (v - base_j)) / (Z_j + g_j) (ReLU, Q = U - Z base),
+        whose squared norms expand into inner products with v: two (T, R, dv) x (T, n, dv) products."""
+        v, col, out_i = self.perturbed(delta)
+        B = self.base[None].expand_as(self.U)
+        vv = (v * v).sum(-1, keepdim=True)  # (T, R, 1)
+        if self.att.kind == "softmax":
+            a = torch.sigmoid(col - self.r[:, None, :])
+            P = self.U - B
+            Pv, Uv = torch.einsum("tnd,trd->trn", P, v), torch.einsum("tnd,trd->trn", self.U, v)
+            PP, PU, UU = ((P * P).sum(-1), (P * self.U).sum(-1), (self.U * self.U).sum(-1))
+            rows = PP[:, None] + 2 * a * (Pv - PU[:, None]) + a * a * (vv - 2 * Uv + UU[:, None])
+        else:
+            g = torch.relu(col)
+            den = self.Z[:, None, :] + g
+            Q = self.U - self.Z[..., None] * B
+            Qv, Bv = torch.einsum("tnd,trd->trn", Q, v), torch.einsum("tnd,trd->trn", B, v)
+            QQ, QB, BB = ((Q * Q).sum(-1), (Q * B).sum(-1), (B * B).sum(-1))
+            num2 = QQ[:, None] + 2 * g * (Qv - QB[:, None]) + g * g * (vv - 2 * Bv + BB[:, None])
+            rows = torch.where(den > 0, num2 / torch.where(den > 0, den, torch.ones_like(den)) ** 2,
+                               BB[:, None].expand_as(num2))
+        rows = torch.where(self.sel[:, None, :], torch.zeros_like(rows), rows).sum(-1)
+        return rows + ((out_i - self.base[self.tok][:, None, :]) ** 2).sum(-1)
+
+
+def attention_perturbation(att: Attention, X: torch.Tensor, tokens):
+    """One-token perturbations of an attention map: O(n^2 d) once per token, O(n d) per evaluation.
+
+    Returns (features, phi(X)): features maps Delta (T, R, 1, d) to phi(X^i(Delta)) (T, R, n, dv), i = tokens[t].
 
     Rows j != i keep their scores except column i: with r_j / U_j the log-normaliser /
     output of row j over k != i (softmax), out_j = (1 - a_j) U_j + a_j v_i' with
     a_j = sigmoid(S'_ji - r_j); for ReLU-RAF, out_j = (U_j + relu(S'_ji) v_i') / (Z_j + relu(S'_ji)).
     Row i is recomputed in full (n scores).
     """
-    n, d = X.shape
-    tok = torch.as_tensor(tokens, device=X.device)
-    S = att.scores(X)
-    Vals = att.values(X)
-    base = att.weights(S) @ Vals
-    XM, MXt = X @ att.M, att.M @ X.T  # (n, d), (d, n)
-    mask = torch.zeros((len(tok), n, n), dtype=torch.bool, device=X.device)
-    mask[torch.arange(len(tok)), :, tok] = True
-    if att.kind == "softmax":
-        Sm = S.expand(len(tok), n, n).masked_fill(mask, -math.inf)
-        r = torch.logsumexp(Sm, dim=-1)  # (T, n)
-        U = torch.softmax(Sm, dim=-1) @ Vals  # (T, n, dv)
-    else:
-        Rm = torch.relu(S).expand(len(tok), n, n).masked_fill(mask, 0.0)
-        Z = Rm.sum(-1)
-        U = Rm @ Vals
-    rows = torch.arange(n, device=X.device)
+    one = _OneToken(att, X, tokens)
+    return one.features, one.base
 
-    def probe(delta):
-        x_new = X[tok][:, None, :] + delta[:, :, 0, :]  # (T, R, d)
-        v_new = x_new if att.WV is None else x_new @ att.WV.T
-        col = torch.einsum("nd,trd->trn", XM, x_new) / att.c  # S'_{j i}, j != i
-        row = torch.einsum("trd,dn->trn", x_new, MXt) / att.c  # S'_{i k}, k != i
-        diag = torch.einsum("trd,de,tre->tr", x_new, att.M, x_new) / att.c
-        if att.kind == "softmax":
-            a = torch.sigmoid(col - r[:, None, :])[..., None]
-            out = (1 - a) * U[:, None] + a * v_new[:, :, None, :]
-        else:
-            g = torch.relu(col)[..., None]
-            den = Z[:, None, :, None] + g
-            num = U[:, None] + g * v_new[:, :, None, :]
-            out = torch.where(den > 0, num / torch.where(den > 0, den, torch.ones_like(den)), torch.zeros_like(num))
-        sel = rows[None, :] == tok[:, None]  # (T, n): row i of each token
-        row_i = torch.where(sel[:, None, :], diag[..., None], row)
-        w = att.weights(row_i)  # (T, R, n)
-        w_i = (w * sel[:, None, :]).sum(-1, keepdim=True)  # weight on the new token
-        out_i = w @ Vals + w_i * (v_new - Vals[tok][:, None, :])
-        out = torch.where(sel[:, None, :, None], out_i[:, :, None, :], out)
-        return ((out - base) ** 2).sum((-1, -2))
 
-    return probe, float(base.norm())
+def attention_probe(att: Attention, X: torch.Tensor, tokens):
+    """One-token probe for an attention map: ||phi(X^i(Delta)) - phi(X)||^2 (T, R) in O(n d) per evaluation,
+    through inner products (:meth:`_OneToken.probe`). Returns (probe, ||phi(X)||)."""
+    one = _OneToken(att, X, tokens)
+    return one.probe, float(one.base.norm())
 
 
 def groups_of(tokens) -> list[list[int]]:
@@ -230,7 +304,7 @@ def random_tokens(n: int, count: int, gen: torch.Generator) -> list[int]:
     """Token 0 (the paper's choice), token n - 1 and random others: ``count`` distinct tokens."""
     if count >= n:
         return list(range(n))
-    rest = torch.randperm(n, generator=gen)[: count + 2].tolist()
+    rest = torch.randperm(n, generator=gen, device=gen.device)[: count + 2].tolist()
     out = list(dict.fromkeys([0, n - 1] + rest))
     return out[:count]
 

@@ -30,7 +30,9 @@ class FeatureCase:
         if self.family == "gaussian":
             F = rng.standard_normal((N + 1, p))
         elif self.family == "relu":
-            F = np.maximum(rng.standard_normal((N + 1, p)), 0.0) + 1e-3
+            # a uniform floor, not a constant one: a row of all-negative Gaussians (probability 2^-p) would
+            # otherwise repeat another such row and make Phi_r rank deficient
+            F = np.maximum(rng.standard_normal((N + 1, p)), 0.0) + 1e-3 * rng.uniform(0.5, 1.0, (N + 1, p))
         else:  # ill-conditioned: every row near one direction
             F = rng.standard_normal(p)[None, :] + self.eps * rng.standard_normal((N + 1, p))
         Phi, phi = F[:N], F[N]
@@ -42,7 +44,7 @@ class FeatureCase:
 
 
 def feature_case(max_N: int = 6, max_p: int = 12):
-    """N in [1, max_N], p in [N + 1, max_p] (K_r = Phi_r Phi_r^T invertible almost surely)."""
+    """N in [1, max_N], p in [N + 1, max_p] (K_r = Phi_r Phi_r^T invertible almost surely in every family)."""
     return st.integers(1, max_N).flatmap(lambda N: st.builds(
         FeatureCase, st.just(N), st.integers(N + 1, max_p), st.sampled_from(["gaussian", "relu", "ill"]),
         st.sampled_from([1e-1, 1e-3, 1e-5, 1e-7]), st.integers(0, 2**31 - 1), st.sampled_from(["zero", "gaussian"]),
