@@ -262,7 +262,7 @@ def _row_terms(case, R, terms):
     return fb.row_draws(terms, *_theta(case), case.problem, case.n, np.random.default_rng(seed), size)
 
 
-THM4_PATH = {"quick": [16, 64, 256], "deep": [16, 64, 256, 1024, 4096]}
+THM4_PATH = {"quick": [16, 64, 256], "deep": [16, 32, 64, 128, 256, 512, 1024]}
 ROW_DRAWS = 2000
 STEIN_ROWS = ("per draw (a query row x ~ N(0, Sigma) and its n - 1 other keys) the Stein form of the row's bias "
               "(attncheck.models.finite_n_bias: mu_i - m_i and C_i - Sigma replaced in their linear terms by the "
