@@ -891,4 +891,7 @@ lemma_23_rate = _rate(
     "goel2026/lemma-23/rate", "Lemma 23 (Gaussian Poincare)", r"\operatorname{tr}\operatorname{Var}_{-i}(C_i)=O(1/n)",
     "RECONSTRUCTED (claims file Lemma 23)", 1,
     lambda c, K: float(np.sum(np.var(sm.query(c.x_i, c.B, K).cov().reshape(len(K), -1), axis=0, ddof=1))),
-    quantity="sum of the variances of the entries of C_i")
+    quantity="sum of the variances of the entries of C_i. Measured beyond the deep path at its worst case (d = 3, "
+             "cond(Sigma) = 10, ||C|| = 0.5, ||z|| = 2; 20 batches of min(2000, 2^22/n) draws): n tr Var(C_i) = 123, "
+             "144, 147, 150, 154 (standard errors 1-2) at n = 256, 1024, 2048, 4096, 8192, a rise of 2-3% per "
+             "doubling that these sizes cannot tell from a slow approach to a limit")
