@@ -29,12 +29,13 @@ from attncheck.models import softmax_regression as sr
 from attncheck.strategies import softmax_regression as ss
 
 PAPER = "goel2026 (arXiv 2603.01514v1)"
-RATES = {"quick": [64, 256, 1024], "deep": [64, 128, 256, 512, 1024, 2048, 4096]}
-RATE_DRAWS = 4_000  # at most this many draws of the keys per case (memory: draws x n x d floats)
+RATES = {"quick": [64, 256, 1024], "deep": [64, 128, 256, 512, 1024, 2048]}
+RATE_DRAWS = 2_000  # at most this many draws of the keys per case: the same noise at every n <= 2^22 / 2000
 QUERY = ("x_i = Sigma^{1/2} z with ||z|| in [0, 3], B = Sigma^{-1/2} C Sigma^{-1/2} with ||C||_op in [0, 0.5] "
          "(tilt q <= 2.25; larger tilts unchecked: Monte Carlo tails), d in {1, 2, 3}, cond(Sigma) in [1, 10]")
-RATE = ("implied constant n^a * (Monte Carlo estimate of the expectation from min(budget/8, 4000) draws of the "
-        "keys) along n in the path; REFUTED only if it grows significantly (engine's power-law fit)")
+RATE = ("implied constant n^a * (Monte Carlo estimate of the expectation from min(2000, 2^22/n) draws of the "
+        "keys: 2000 at every n <= 2048, so the noise does not change along the path) along n in the path; REFUTED "
+        "only if it grows significantly (engine's power-law fit)")
 QUERY_RATE = ("x_i = Sigma^{1/2} z with ||z|| in [0, 2], B = Sigma^{-1/2} C Sigma^{-1/2} with ||C||_op in [0, 0.5] "
               "(q <= 1, s <= 2), d in {1, 2, 3}, cond(Sigma) in [1, 10]. Larger tilts are unchecked here: with the "
               "self-term, p_ii stays near 1 until n ~ e^{s - q/2}, and the implied constants rise until then "
@@ -813,10 +814,20 @@ def _mumu(D):
     return D.mu[:, :, None] * D.mu[:, None, :]
 
 
+def _mm_rows(case, x):
+    m = _m_rows(case, x)
+    return m[:, :, None] * m[:, None, :]
+
+
+def _mu_var(mu, mu2):
+    """E||mu||^2 - E[mu . mu'] (mu' from independent keys): unbiased E_i tr Var_{-i}(mu_i)."""
+    return float(np.mean(np.sum(mu * (mu - mu2), axis=1)))
+
+
 lemma_13_rate = _rate(
     "goel2026/lemma-13/rate", "Lemma 13", r"\|\mathbb E[\mu_i\mu_i^\top]-\mathbb E[m_im_i^\top]\|_F^2=O(1/n)",
     "RECONSTRUCTED (claims file Lemmas 12-13)", 1,
-    lambda c, R: _sq_mean(_mumu(sm.query(R[0], c.B, R[1])) - _m_rows(c, R[0])[:, :, None] * _m_rows(c, R[0])[:, None, :]),
+    lambda c, R: _sq_mean(_mumu(sm.query(R[0], c.B, R[1])) - _mm_rows(c, R[0])),
     integrated=True, quantity="||E[mu mu^T - m m^T]||_F^2 (unbiased)")
 
 lemma_14_rate = _rate(
@@ -836,18 +847,15 @@ lemma_16_rate = _rate(
     r"\mathbb E_i\|\mathbb E_{-i}[\mu_i\mu_i^\top]-m_im_i^\top\|_F^2=O(1/n)",
     "UNKNOWN statement (claims file: 'x_i-integrated versions via Hoelder'); RECONSTRUCTED here as the "
     "integrated Lemma 15", 1,
-    lambda c, R: float(np.mean(np.sum(
-        (_mumu(sm.query(R[0], c.B, R[1])) - _m_rows(c, R[0])[:, :, None] * _m_rows(c, R[0])[:, None, :])
-        * (_mumu(sm.query(R[0], c.B, R[2])) - _m_rows(c, R[0])[:, :, None] * _m_rows(c, R[0])[:, None, :]),
-        axis=(1, 2)))),
+    lambda c, R: float(np.mean(np.sum((_mumu(sm.query(R[0], c.B, R[1])) - _mm_rows(c, R[0]))
+                                      * (_mumu(sm.query(R[0], c.B, R[2])) - _mm_rows(c, R[0])), axis=(1, 2)))),
     integrated=True, quantity="E_i ||E_{-i}[mu mu^T] - m m^T||_F^2 (product of two independent key sets)")
 
 lemma_17_rate = _rate(
     "goel2026/lemma-17/rate", "Lemma 17", r"\mathbb E_i\operatorname{tr}\operatorname{Var}_{-i}(\mu_i)=O(1/n)",
     "UNKNOWN statement (claims file: 'x_i-integrated versions'); RECONSTRUCTED here as the integrated Lemma 14",
     1,
-    lambda c, R: float(np.mean(np.sum(sm.query(R[0], c.B, R[1]).mu ** 2, axis=1)
-                               - np.sum(sm.query(R[0], c.B, R[1]).mu * sm.query(R[0], c.B, R[2]).mu, axis=1))),
+    lambda c, R: _mu_var(sm.query(R[0], c.B, R[1]).mu, sm.query(R[0], c.B, R[2]).mu),
     integrated=True, quantity="E||mu||^2 - E[mu . mu'] with mu' from independent keys (unbiased)")
 
 lemma_18_rate = _rate(
@@ -883,4 +891,7 @@ lemma_23_rate = _rate(
     "goel2026/lemma-23/rate", "Lemma 23 (Gaussian Poincare)", r"\operatorname{tr}\operatorname{Var}_{-i}(C_i)=O(1/n)",
     "RECONSTRUCTED (claims file Lemma 23)", 1,
     lambda c, K: float(np.sum(np.var(sm.query(c.x_i, c.B, K).cov().reshape(len(K), -1), axis=0, ddof=1))),
-    quantity="sum of the variances of the entries of C_i")
+    quantity="sum of the variances of the entries of C_i. Measured beyond the deep path at its worst case (d = 3, "
+             "cond(Sigma) = 10, ||C|| = 0.5, ||z|| = 2; 20 batches of min(2000, 2^22/n) draws): n tr Var(C_i) = 123, "
+             "144, 147, 150, 154 (standard errors 1-2) at n = 256, 1024, 2048, 4096, 8192, a rise of 2-3% per "
+             "doubling that these sizes cannot tell from a slow approach to a limit")

@@ -172,3 +172,29 @@ def test_regularizer_bias_draws_drop_a_mean_zero_linear_term(problem):
     plain2 = np.concatenate([(gA2 - rA).reshape(3, -1), (gB2 - rB).reshape(3, -1)], axis=1)
     np.testing.assert_allclose(plain2 - fb.regularizer_bias_draws(A, B, problem.Sigma, S2), 2 * lin, rtol=1e-9,
                                atol=1e-12)
+
+
+@pytest.mark.parametrize("per_draw", [False, True])
+def test_query_moments_match_the_dense_softmax(per_draw):
+    """softmax_moments.query and QueryDraws.cov (batched products, self-term included) against the softmax
+    of the n scores x_j^T B^T x_i written out per draw, and draw_keys against z L^T on the same stream."""
+    from attncheck.models import softmax_moments as sm
+    rng = np.random.default_rng(21)
+    d, n, size = 3, 7, 5
+    G = rng.standard_normal((d, d))
+    Sigma, B = G @ G.T + np.eye(d), 0.5 * rng.standard_normal((d, d))
+    keys = sm.draw_keys(Sigma, np.random.default_rng(4), n, size)
+    z = np.random.default_rng(4).standard_normal((size, n - 1, d))
+    np.testing.assert_allclose(keys, z @ np.linalg.cholesky(Sigma).T, rtol=1e-13, atol=1e-13)
+    x = rng.standard_normal((size, d)) if per_draw else rng.standard_normal(d)
+    D = sm.query(x, B, keys)
+    for s in range(size):
+        xi = x[s] if per_draw else x
+        X = np.vstack([xi, keys[s]])  # all n keys, the query's own first
+        w = np.exp(X @ B.T @ xi - np.max(X @ B.T @ xi))
+        p = w / w.sum()
+        mu = p @ X
+        C = (X - mu).T @ (p[:, None] * (X - mu))
+        np.testing.assert_allclose([D.p_self[s], *D.p_other[s]], p, rtol=1e-12)
+        np.testing.assert_allclose(D.mu[s], mu, rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(D.cov()[s], C, rtol=1e-11, atol=1e-13)

@@ -53,6 +53,16 @@ def decelerating(n: list, c: list) -> bool:
     return s1 > 0 and s2 <= s1 / 2
 
 
+def tail_fit(n: list, c: list):
+    """The power-law fit of the implied constant over the last half of a path of more than 3 points (at least 3),
+    or None. A refutation needs the growth there too: a constant that rises early (c - a/n) and is flat over the
+    tail, where noise alone can make the last steps rise, shows no growth without bound."""
+    if len(c) <= 3:
+        return None
+    k = max(3, (len(c) + 1) // 2)
+    return stats.fit_power_law(n[-k:], c[-k:])
+
+
 def _asymptotic(points: list[Point]) -> tuple[Verdict, dict]:
     n = [path_n(p.point) for p in points]
     c = [p.worst["implied_constant"] for p in points]
@@ -67,6 +77,13 @@ def _asymptotic(points: list[Point]) -> tuple[Verdict, dict]:
                                                       "at most half the previous one, as c - a/n does): consistent "
                                                       "with a finite limit; extend the path to decide")
     if fit.lower > 0 and rising:
+        tail = tail_fit(n, c)
+        if tail is not None and tail.lower <= 0:
+            return Verdict.INCONCLUSIVE, dict(
+                ev, tail_growth_exponent=tail.slope, tail_growth_exponent_ci95=[tail.lower, tail.upper],
+                reason="implied constant rises along the path but not significantly over its last %d points "
+                       "(n >= %g): consistent with a finite limit approached from below; extend the path to decide"
+                       % (tail.points, n[-tail.points]))
         return Verdict.REFUTED, dict(ev, reason="the needed constant grows like n^%.3g along the path" % fit.slope)
     if fit.slope > 0:
         return Verdict.INCONCLUSIVE, dict(ev, reason="implied constant trends upward but not significantly; "

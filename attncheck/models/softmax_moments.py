@@ -32,13 +32,14 @@ class QueryDraws:
         """C_i per draw, (size, d, d)."""
         dx = self.keys - self.mu[:, None, :]
         d0 = self.x_i - self.mu
-        return np.einsum("sj,sja,sjb->sab", self.p_other, dx, dx) + self.p_self[:, None, None] * \
+        return np.swapaxes(dx * self.p_other[..., None], 1, 2) @ dx + self.p_self[:, None, None] * \
             d0[:, :, None] * d0[:, None, :]
 
 
 def draw_keys(Sigma, rng, n: int, size: int) -> np.ndarray:
     """x_{-i}: (size, n - 1, d) i.i.d. N(0, Sigma)."""
-    return rng.standard_normal((size, n - 1, Sigma.shape[0])) @ np.linalg.cholesky(Sigma).T
+    d = Sigma.shape[0]
+    return (rng.standard_normal((size * (n - 1), d)) @ np.linalg.cholesky(Sigma).T).reshape(size, n - 1, d)
 
 
 def query(x_i, B, keys) -> QueryDraws:
@@ -46,11 +47,11 @@ def query(x_i, B, keys) -> QueryDraws:
     sets ``keys`` (size, n - 1, d), x_i itself being a key too (self-term)."""
     u = x_i @ B  # rows u^T = x_i^T B, i.e. u = B^T x_i
     s_self = np.sum(x_i * u, axis=-1)
-    s = np.einsum("sjd,...d->sj", keys, u) if u.ndim == 1 else np.einsum("sjd,sd->sj", keys, u)
+    s = keys @ u if u.ndim == 1 else (keys @ u[:, :, None])[:, :, 0]
     top = np.maximum(s.max(axis=1), s_self)
     e_self = np.exp(s_self - top)
     e = np.exp(s - top[:, None])
     Z = e_self + e.sum(axis=1)
     p_self, p_other = e_self / Z, e / Z[:, None]
-    mu = p_self[:, None] * x_i + np.einsum("sj,sjd->sd", p_other, keys)
+    mu = p_self[:, None] * x_i + (p_other[:, None, :] @ keys)[:, 0]
     return QueryDraws(p_self, p_other, mu, keys, x_i)
