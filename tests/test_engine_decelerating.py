@@ -52,3 +52,14 @@ def test_growth_that_goes_on_over_the_tail_is_still_refuted():
     # three or fewer points: the tail is the whole path, the rule is unchanged
     assert tail_fit(N, [n ** 0.01 for n in N]) is None
     assert _verdict(N, [1.0, 1.2, 1.5])[0].value == "REFUTED"
+
+
+def test_growth_that_speeds_up_over_an_insignificant_tail_is_still_refuted():
+    """deng2023 Lemma 4.1 Part 2 at a planted 0.5 (tests/test_engine.py), quick path: three tail points cannot make a
+    significant fit (1 degree of freedom), but their slope exceeds the whole path's, so the growth has not slowed."""
+    n = [10, 100, 1000, 1e4, 1e6, 1e9]
+    c = [1.066, 1.206, 1.115, 1.795, 3.396, 15.42]
+    tail = tail_fit(n, c)
+    assert tail.lower <= 0
+    verdict, ev = _verdict(n, c)
+    assert verdict.value == "REFUTED" and "tail_growth_exponent" not in ev

@@ -55,8 +55,8 @@ def decelerating(n: list, c: list) -> bool:
 
 def tail_fit(n: list, c: list):
     """The power-law fit of the implied constant over the last half of a path of more than 3 points (at least 3),
-    or None. A refutation needs the growth there too: a constant that rises early (c - a/n) and is flat over the
-    tail, where noise alone can make the last steps rise, shows no growth without bound."""
+    or None. A constant that rises early (c - a/n) and has slowed over the tail, where noise alone can make the
+    last steps rise, shows no growth without bound; growth that keeps its pace there does."""
     if len(c) <= 3:
         return None
     k = max(3, (len(c) + 1) // 2)
@@ -78,11 +78,11 @@ def _asymptotic(points: list[Point]) -> tuple[Verdict, dict]:
                                                       "with a finite limit; extend the path to decide")
     if fit.lower > 0 and rising:
         tail = tail_fit(n, c)
-        if tail is not None and tail.lower <= 0:
+        if tail is not None and tail.lower <= 0 and tail.slope < fit.slope:
             return Verdict.INCONCLUSIVE, dict(
                 ev, tail_growth_exponent=tail.slope, tail_growth_exponent_ci95=[tail.lower, tail.upper],
-                reason="implied constant rises along the path but not significantly over its last %d points "
-                       "(n >= %g): consistent with a finite limit approached from below; extend the path to decide"
+                reason="implied constant rises along the path, but more slowly and not significantly over its "
+                       "last %d points (n >= %g): consistent with a finite limit approached from below; extend the path to decide"
                        % (tail.points, n[-tail.points]))
         return Verdict.REFUTED, dict(ev, reason="the needed constant grows like n^%.3g along the path" % fit.slope)
     if fit.slope > 0:
