@@ -13,7 +13,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from . import engine, report, staging
+from . import engine, report, schedule, staging
 from .claims import REGISTRY
 from .profiles import PROFILES, get_profile
 from .pytest_plugin import _scale, _seed
@@ -116,11 +116,11 @@ def cmd_check(args) -> int:
 
 
 def _pytest_cmd(profile: str, out: str, workers: str, claims: list[str] | None, seed: int,
-                scale: float = 1.0) -> list[str]:
+                scale: float, order_from: str) -> list[str]:
     targets = claims or [str(default_properties())]
     return [sys.executable, "-m", "pytest", "-n", workers, *targets, "-q", "-p", "no:cacheprovider",
             f"--attncheck-profile={profile}", f"--attncheck-seed={seed}", f"--attncheck-scale={scale}",
-            f"--attncheck-report={out}", "--attncheck-staged"]
+            f"--attncheck-report={out}", "--attncheck-staged", f"--attncheck-order-from={order_from}"]
 
 
 def cmd_report(args) -> int:
@@ -171,7 +171,8 @@ def _report_xdist(args, stage) -> tuple[int, dict]:
     rc, reasons, by_seed = 0, [], {}
     for seed in seeds:
         path = stage.path if seed == args.seed else Path(tempfile.mkdtemp(prefix=f".seed-{seed}-", dir=stage.path))
-        cmd = _pytest_cmd(args.profile, str(path), args.workers, args.claims, seed, args.scale)
+        cmd = _pytest_cmd(args.profile, str(path), args.workers, args.claims, seed, args.scale,
+                          str(Path(args.out) / "results.json"))
         print("running:", " ".join(cmd), flush=True)
         r = subprocess.call(cmd)
         run_file = path / "RUN"
@@ -223,6 +224,8 @@ def _report_dask(client, args, stage) -> tuple[int, dict]:
         fail(f"no claims in {_looked_in()}")
     n_random = sum(c.kind.random for c in REGISTRY) or 1
     seeds = replication.seeds(args.seed, args.seeds)
+    past = schedule.past_seconds(Path(args.out) / "results.json")
+    claims = [claims[k] for k in schedule.longest_first([c.id for c in claims], past)]
     got = cluster.run_claims(client, claims, get_profile(args.profile, args.scale), seeds, n_random,
                              progress=lambda m: print(m, flush=True))
     failed = any(failure_text(r) for r in got.values())

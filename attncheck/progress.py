@@ -57,6 +57,8 @@ class Progress:
             self.bar.update(1)
         elif self.done >= self.next_line * self.total or self.done == self.total:
             self.next_line = (int(10 * self.done / self.total) + 1) / 10
+            if getattr(getattr(self.terminal, "_tw", None), "width_of_current_line", 0):
+                self.terminal.write("\n")  # after a failure's "F" (pytest writes no newline after it)
             self.terminal.write_line(self.line())
 
     def line(self) -> str:

@@ -12,11 +12,12 @@ import json
 import re
 import secrets
 import time
+from pathlib import Path
 
 import pytest
 from threadpoolctl import threadpool_limits
 
-from . import engine, report, staging
+from . import engine, report, schedule, staging
 from .claims import ID_PATTERN, REGISTRY, Claim, Verdict
 from .profiles import PROFILES, get_profile
 
@@ -37,6 +38,9 @@ def pytest_addoption(parser):
                 help="write results.json, summary.md, the HTML pages and figures to DIR")
     g.addoption("--attncheck-replace", action="store_true",
                 help="let a partial report (subset, interrupted, lower profile) replace a complete one in DIR")
+    g.addoption("--attncheck-order-from", metavar="RESULTS", default=None,
+                help="an earlier results.json whose claim times order the run, longest first (default: the "
+                     "report DIR's, else reports/results.json under the rootdir)")
     g.addoption("--attncheck-progress", choices=("auto", "on", "off"), default="auto",
                 help="progress bar (claims done/total, current claim, elapsed, ETA); auto: on a terminal")
     # internal: DIR is a staging directory owned by `attncheck report` (written into, never moved)
@@ -89,8 +93,6 @@ class _Staged:
     """A staging directory created by the caller (`attncheck report`): write into it, never move it."""
 
     def __init__(self, path):
-        from pathlib import Path
-
         self.path = Path(path)
         if not self.path.is_dir():
             raise staging.OutputError(f"staging directory {self.path} does not exist")
@@ -119,6 +121,21 @@ def pytest_pycollect_makeitem(collector, name, obj):
             return []  # imported from elsewhere: collected where it is defined
         return ClaimItem.from_parent(collector, name=obj.id, claim=obj)
     return None
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Claims first, longest first by an earlier report's times (:mod:`attncheck.schedule`), so that no long claim
+    starts last on one xdist worker while the others idle; the other tests keep their order, after the claims.
+    Every xdist worker reads the same file, so all collect the same order."""
+    claims = [i for i in items if isinstance(i, ClaimItem)]
+    if len(claims) < 2:
+        return
+    given = config.getoption("attncheck_order_from")
+    out = config.getoption("attncheck_report")
+    default = (Path(out) if out and not config.getoption("attncheck_staged") else config.rootpath / "reports")
+    seconds = schedule.past_seconds(given or default / "results.json")
+    order = schedule.longest_first([i.claim.id for i in claims], seconds)
+    items[:] = [claims[k] for k in order] + [i for i in items if not isinstance(i, ClaimItem)]
 
 
 class ClaimFailed(Exception):

@@ -221,8 +221,13 @@ def test_duplicate_claim_ids_in_two_files_are_an_error_naming_both(tmp_path):
     assert "dup/same/id" in res.stdout and "a_claims.py" in res.stdout and "b_claims.py" in res.stdout
 
 
-def test_progress_shows_claims_done_and_the_eta(tmp_path):
-    res = _pytest(tmp_path, "-n", "2", "--attncheck-progress=on")
+@pytest.mark.parametrize("last", ["mine/fact-1/true", "mine/fact-1/false"])
+def test_progress_shows_claims_done_and_the_eta(tmp_path, last):
+    """Also when the last claim fails: its "F" stays on the line of dots, the progress line starts a new one."""
+    past = tmp_path / "past.json"
+    past.write_text(json.dumps({"claims": [{"id": i, "evidence": {"seconds": 0.0 if i == last else 1.0}}
+                                           for i in ("mine/fact-1/true", "mine/fact-1/false")]}))
+    res = _pytest(tmp_path, "-n", "1", "--attncheck-progress=on", f"--attncheck-order-from={past}")
     lines = [line for line in res.stdout.splitlines() if line.startswith("attncheck: ")]
     assert lines and lines[-1].startswith("attncheck: 5/5 claims") and "elapsed, ETA 0:00" in lines[-1]
     assert ".." not in res.stdout  # the progress stands in for the dots; the failure is still listed
@@ -239,3 +244,22 @@ def test_figures_are_drawn_where_the_claims_ran(tmp_path):
     res = _pytest(tmp_path, "-n", "2", "--attncheck-report", str(tmp_path / "rep"), text=path_claim)
     assert res.returncode == 1
     assert (tmp_path / "rep" / "figures" / "mine_fact-5_path.png").stat().st_size > 1000
+
+
+def test_claims_run_longest_first_by_an_earlier_report(tmp_path):
+    """The order xdist hands out (issue 11: the report phase must not undo xdist): an earlier report's times put the
+    long claims first, claims it does not know before them, and the collected order is the same on every worker."""
+    from attncheck.schedule import longest_first, past_seconds
+
+    past = tmp_path / "past.json"
+    past.write_text(json.dumps({"claims": [{"id": "mine/fact-1/true", "evidence": {"seconds": 0.1}},
+                                           {"id": "mine/fact-1/false", "evidence": {"seconds": 9.0}},
+                                           {"id": "mine/fact-3/stated", "evidence": {"seconds": 2.0}}]}))
+    assert past_seconds(tmp_path / "missing.json") == {} and past_seconds(past)["mine/fact-1/false"] == 9.0
+    assert longest_first(["a", "b", "c"], {"a": 1.0, "c": 5.0}) == [1, 2, 0]
+    res = _pytest(tmp_path, "--collect-only", "-q", f"--attncheck-order-from={past}")
+    ids = [line.rsplit("::", 1)[1] for line in res.stdout.splitlines() if "::" in line]
+    assert ids == ["mine/fact-2/coin", "mine/fact-3/corrected", "mine/fact-1/false", "mine/fact-3/stated",
+                   "mine/fact-1/true"]
+    res = _pytest(tmp_path, "-n", "2", "-v", f"--attncheck-order-from={past}")
+    assert res.returncode == 1 and "different tests were collected" not in res.stdout + res.stderr
