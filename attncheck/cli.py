@@ -118,7 +118,8 @@ def cmd_check(args) -> int:
 def _pytest_cmd(profile: str, out: str, workers: str, claims: list[str] | None, seed: int,
                 scale: float, order_from: str) -> list[str]:
     targets = claims or [str(default_properties())]
-    return [sys.executable, "-m", "pytest", "-n", workers, *targets, "-q", "-p", "no:cacheprovider",
+    return [sys.executable, "-m", "pytest", "-n", workers, "--dist", "worksteal", *targets, "-q",
+            "-p", "no:cacheprovider",
             f"--attncheck-profile={profile}", f"--attncheck-seed={seed}", f"--attncheck-scale={scale}",
             f"--attncheck-report={out}", "--attncheck-staged", f"--attncheck-order-from={order_from}"]
 

@@ -103,8 +103,9 @@ def _slack(run, form, xp, fast=None):
 
 def _d_rounding(tr, xp):
     """Rounding scale of bar D_k from W(k): D is quadratic in bar W - bar W_mm, so an entry rounding moves it by
-    ~ sqrt(D) eps, not D eps (k = 1..K; enters the scales, hence only what is decidable)."""
-    return xp.sqrt(xp.asarray(tr.D[1:])) + xp.sqrt(xp.asarray(tr.D[:1]))
+    ~ sqrt(D) eps, not D eps (k = 1..K; enters the scales, hence only what is decidable). |D|: D >= 0 exactly, but
+    its mpmath form 1 - <theta, bar W_mm> / ||theta||_q can round to -1e-31 on the max-margin direction (u = 0)."""
+    return xp.sqrt(xp.abs(xp.asarray(tr.D[1:]))) + xp.sqrt(xp.abs(xp.asarray(tr.D[:1])))
 
 
 def _pi_running(tr):

@@ -286,3 +286,20 @@ def test_mirror_map_and_svm_dual_gradient_match_torch_autograd(p):
     g.backward()
     assert np.isclose(-neg_g, g.item(), rtol=1e-12)
     assert np.allclose(-np.asarray(grad), lam.grad.cpu().numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_the_rounding_scale_of_a_divergence_rounded_below_zero_is_real():
+    """Deep profile, lemma-29/eq-29 at Run(R=30, K=2000, seed=0, p=1.1, u=0, w=0, eta=1e-3): the mpmath D of a run on
+    the max-margin direction rounded to -5.9e-31, and sqrt made the slack's scale complex (ERROR)."""
+    import sys
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
+    import test_julistiono2024_convergence as conv
+
+    with mpmath.workdps(30):
+        D = np.array([mpmath.mpf("-5.9e-31"), mpmath.mpf("0.25"), mpmath.mpf("-1e-40")], dtype=object)
+        scale = conv._d_rounding(SimpleNamespace(D=D), MP(30))
+        assert all(isinstance(s, mpmath.mpf) for s in scale)
+        assert abs(scale[0] - (mpmath.sqrt(mpmath.mpf("0.25")) + mpmath.sqrt(mpmath.mpf("5.9e-31")))) < 1e-25
