@@ -62,3 +62,16 @@ def test_same_seed_same_record(claim_id):
         rec["evidence"].pop("seconds")
     assert a == b
     assert a["evidence"]["stages"]["optimizer"] > 0
+
+
+def test_a_failure_rate_falling_too_slowly_to_extrapolate_in_float_range_is_not_an_error():
+    """5-seed replication, deng2023 lemma-f.4/part-2 at seed 4: a fall significant at 1% but with an exponent near 0
+    put the extrapolated n past 1e308 and the verdict raised OverflowError (ERROR). The n is kept in logs."""
+    from attncheck.engine.checks import Point
+    from attncheck.engine.verdict import failure_trend
+
+    pts = [Point(point=n, worst={"draws": 10**6, "successes": 10**6 - k, "claimed": 0.99, "pass_rate": 1 - k / 1e6})
+           for n, k in ((1e2, 500_000), (1e4, 499_000), (1e6, 498_000), (1e9, 497_000))]
+    trend = failure_trend(pts)
+    assert trend["falls"] and trend["holds_from_extrapolated_log10"] > 308
+    assert "holds_from_extrapolated" not in trend

@@ -139,8 +139,12 @@ def failure_trend(points: list[Point]) -> dict | None:
     allowed = 1.0 - rows[-1][3]
     if out["falls"] and allowed > 0:
         n_last, f_last = pos[-1][0], pos[-1][1] / pos[-1][2]
-        # f(n) = f_last (n / n_last)^slope reaches the allowed failure rate at:
-        out["holds_from_extrapolated"] = n_last * math.exp(math.log(allowed / f_last) / fit.slope)
+        # f(n) = f_last (n / n_last)^slope reaches the allowed failure rate at n = 10^log10_n (in logs: a slope
+        # near 0 puts it beyond float range; the value itself only where it is finite)
+        log10_n = math.log10(n_last) + math.log10(allowed / f_last) / fit.slope
+        out["holds_from_extrapolated_log10"] = log10_n
+        if log10_n < 300:
+            out["holds_from_extrapolated"] = 10.0 ** log10_n
     return out
 
 
@@ -205,7 +209,8 @@ def _one_series(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
             ev["failure_trend"] = trend
             return Verdict.INCONCLUSIVE, dict(ev, reason=(
                 "fails at the last point, but its failure rate falls like n^%.3g along the path; "
-                "extrapolated to hold from n ~ %.3g" % (trend["exponent"], trend.get("holds_from_extrapolated", math.inf))))
+                "extrapolated to hold from n ~ 10^%.3g" % (trend["exponent"],
+                                                           trend.get("holds_from_extrapolated_log10", math.inf))))
     if any(p.undecided for p in (tail if claim.eventually else seen)):
         return Verdict.INCONCLUSIVE, dict(ev, reason="float64 and mpmath up to %d digits could not decide "
                                                      "the sign of some slacks" % precision.DPS_SCHEDULE[-1])
