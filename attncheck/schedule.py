@@ -12,10 +12,8 @@ import json
 from pathlib import Path
 
 
-def past_seconds(results: str | Path | None) -> dict[str, float]:
+def past_seconds(results: str | Path) -> dict[str, float]:
     """{claim id: seconds} from a results.json; {} if there is none or it cannot be read."""
-    if results is None:
-        return {}
     try:
         claims = json.loads(Path(results).read_text())["claims"]
     except (OSError, ValueError, KeyError, TypeError):

@@ -82,7 +82,8 @@ def _asymptotic(points: list[Point]) -> tuple[Verdict, dict]:
             return Verdict.INCONCLUSIVE, dict(
                 ev, tail_growth_exponent=tail.slope, tail_growth_exponent_ci95=[tail.lower, tail.upper],
                 reason="implied constant rises along the path, but more slowly and not significantly over its "
-                       "last %d points (n >= %g): consistent with a finite limit approached from below; extend the path to decide"
+                       "last %d points (n >= %g): consistent with a finite limit approached from below; extend the "
+                       "path to decide"
                        % (tail.points, n[-tail.points]))
         return Verdict.REFUTED, dict(ev, reason="the needed constant grows like n^%.3g along the path" % fit.slope)
     if fit.slope > 0:
