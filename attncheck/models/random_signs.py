@@ -15,21 +15,31 @@ import numpy as np
 def rademacher_group_sums(k, rng: np.random.Generator, shape: tuple) -> np.ndarray:
     """Sums of k[g] i.i.d. Rademacher signs, independently for every leading index.
 
-    Returns integers of shape ``shape + (len(k),)``.
+    Returns integers of shape ``shape + (len(k),)`` (a view of group-major storage).
     """
     k = np.asarray(k, np.int64)
     if k.ndim != 1 or np.any(k < 0):
         raise ValueError(f"group sizes must be a 1-d array of integers >= 0, got {k!r}")
     shape = tuple(shape)
-    out = np.zeros(shape + k.shape, np.int64)  # an empty group sums to 0
+    out = np.empty(k.shape + shape, np.int64)  # group-major: every group's fill is contiguous
+    out[k == 0] = 0  # an empty group sums to 0
     single = np.flatnonzero(k == 1)
     count = int(np.prod(shape, dtype=np.int64)) * single.size
     if count:
         bits = np.unpackbits(np.frombuffer(rng.bytes(-(-count // 8)), np.uint8), count=count)
-        out[..., single] = 2 * bits.reshape(shape + single.shape).astype(np.int64) - 1
+        bits = bits.reshape(shape + single.shape)
+        for s, g in enumerate(single):
+            _signed(bits[..., s], 1, out[g, ...])
     for g in np.flatnonzero(k > 1):
         w = int(k[g])
         ones = (np.bitwise_count(rng.integers(0, 1 << w, shape, dtype=np.uint64)) if w <= 62
                 else rng.binomial(w, 0.5, shape))
-        out[..., g] = 2 * ones.astype(np.int64) - w
-    return out
+        _signed(ones, w, out[g, ...])
+    return np.moveaxis(out, 0, -1)
+
+
+def _signed(ones, w, out):
+    """out = 2 ones - w: the sum of w signs of which ``ones`` are +1."""
+    np.copyto(out, ones, casting="unsafe")
+    out *= 2
+    out -= w
