@@ -102,10 +102,14 @@ def _slack(run, form, xp, fast=None):
 
 
 def _d_rounding(tr, xp):
-    """Rounding scale of bar D_k from W(k): D is quadratic in bar W - bar W_mm, so an entry rounding moves it by
-    ~ sqrt(D) eps, not D eps (k = 1..K; enters the scales, hence only what is decidable). |D|: D >= 0 exactly, but
-    its mpmath form 1 - <theta, bar W_mm> / ||theta||_q can round to -1e-31 on the max-margin direction (u = 0)."""
-    return xp.sqrt(xp.abs(xp.asarray(tr.D[1:]))) + xp.sqrt(xp.abs(xp.asarray(tr.D[:1])))
+    """Rounding scale of bar D_k from W(k) (k = 1..K; enters the scales, hence only what is decidable). float64: D is
+    formed termwise and is quadratic in bar W - bar W_mm, so an entry rounding moves it by ~ sqrt(D) eps, not D eps.
+    mpmath: md.track forms D as 1 - <theta, bar W_mm> / ||theta||_q, a difference of numbers near 1, whose error is
+    ~10^-dps absolute, so the quantities compared have magnitude 1 (without it, a 30-digit run of lemma-29/eq-29 at
+    R0 = 30 ||W_mm||_p, u = 0 decided relative slacks of -6e-16 that are +1e-18 at 60 and 100 digits). |D|: D >= 0
+    exactly, but its mpmath form can round to -1e-31 on the max-margin direction (u = 0)."""
+    rounding = xp.sqrt(xp.abs(xp.asarray(tr.D[1:]))) + xp.sqrt(xp.abs(xp.asarray(tr.D[:1])))
+    return rounding if xp is F64 else rounding + 1
 
 
 def _pi_running(tr):

@@ -302,4 +302,23 @@ def test_the_rounding_scale_of_a_divergence_rounded_below_zero_is_real():
         D = np.array([mpmath.mpf("-5.9e-31"), mpmath.mpf("0.25"), mpmath.mpf("-1e-40")], dtype=object)
         scale = conv._d_rounding(SimpleNamespace(D=D), MP(30))
         assert all(isinstance(s, mpmath.mpf) for s in scale)
-        assert abs(scale[0] - (mpmath.sqrt(mpmath.mpf("0.25")) + mpmath.sqrt(mpmath.mpf("5.9e-31")))) < 1e-25
+        assert abs(scale[0] - (mpmath.sqrt(mpmath.mpf("0.25")) + mpmath.sqrt(mpmath.mpf("5.9e-31")) + 1)) < 1e-25
+
+
+def test_a_thirty_digit_run_does_not_decide_what_sixty_digits_reverse():
+    """Deep profile, lemma-29/eq-29 at Run(R=30, seed=0, p=1.1, u=0, w=0, eta=1e-3) was REFUTED at a relative slack
+    of -6.6e-16, decided at 30 digits: the mpmath D = 1 - <theta, bar W_mm>/||theta||_q errs by ~1e-30 absolute, and
+    its scale was sqrt(D) ~ 0. At 60 and 100 digits every slack of the run is positive (+8e-19 relative at k = 1).
+    The first 100 steps carry 88 of the false negatives."""
+    import sys
+    from pathlib import Path
+
+    from attncheck.precision import holds
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
+    import test_julistiono2024_convergence as conv
+
+    run = conv.Run((30.0, 100), 0, 1.1, 0.0, 0, 1e-3)
+    decided = holds(lambda xp, idx: conv.lemma_29_eq29.evaluate(run, xp), margin=conv.EQ29_MARGIN)
+    assert decided.ok.all() and not decided.undecided.any()
+    assert (decided.rel > 0).all()
