@@ -15,6 +15,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FixedLocator, NullLocator  # noqa: E402
 
 
+def pyplot():
+    """matplotlib.pyplot on the Agg backend (selected when this module is imported), for the experiments' figures."""
+    return plt
+
+
 def claim_figure_name(claim_id: str) -> str:
     """The figure's file name, relative to the report's figures/ folder."""
     return claim_id.replace("/", "_") + ".png"

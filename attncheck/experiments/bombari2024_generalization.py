@@ -174,10 +174,11 @@ def agreement(res: dict) -> dict:
 
 
 def figure(res: dict, out_dir) -> str:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     from pathlib import Path
+
+    from ..figures import pyplot
+
+    plt = pyplot()
 
     panels = res["panels"]
     fig, ax = plt.subplots(2, len(panels), figsize=(3.2 * len(panels), 6), sharex=True, sharey=True)

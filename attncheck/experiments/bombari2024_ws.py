@@ -178,10 +178,11 @@ def cost(n: int, d: int, model: str, seed: int = 0, device=None) -> dict:
 
 def figures(res: dict, out_dir) -> list:
     """Figure 2 (RF, DRF) and Figure 3 (RAF, ReLU-RAF) as PNG files; returns their paths relative to out_dir."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     from pathlib import Path
+
+    from ..figures import pyplot
+
+    plt = pyplot()
 
     paths = []
     fig, ax = plt.subplots(1, 2, figsize=(11, 4))

@@ -111,9 +111,9 @@ LABELS = {"n": "n (d = 12)", "d": "d (n = 256)", "m": "m (n = 200, d = 22)", "c"
 
 def figure(res: dict, out_dir) -> list[str]:
     """deng2023_figure4.png and deng2023_figure5.png under out_dir/figures; returns their relative paths."""
-    import matplotlib.pyplot as plt
+    from ..figures import pyplot
 
-    from .. import figures  # noqa: F401  (selects the Agg backend)
+    plt = pyplot()
 
     (Path(out_dir) / "figures").mkdir(parents=True, exist_ok=True)
     paths = []

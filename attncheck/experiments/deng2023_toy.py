@@ -67,9 +67,9 @@ def run(profile: str, rng: np.random.Generator, progress=print) -> dict:
 
 
 def figure(res: dict, path) -> None:
-    import matplotlib.pyplot as plt
+    from ..figures import pyplot
 
-    from .. import figures  # noqa: F401  (selects the Agg backend)
+    plt = pyplot()
 
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
     for ax, key, label, pred in (

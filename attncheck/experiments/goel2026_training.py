@@ -126,9 +126,9 @@ def _big(b, rng, progress) -> dict:
 
 
 def figure(res: dict, out: Path) -> list[str]:
-    import matplotlib.pyplot as plt
+    from ..figures import pyplot
 
-    from .. import figures  # noqa: F401  (selects the Agg backend)
+    plt = pyplot()
 
     paths = []
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))

@@ -160,9 +160,9 @@ def agreement_4_2(res42: dict) -> dict:
 
 
 def figures(res41: dict, res42: dict, out) -> list[str]:
-    import matplotlib.pyplot as plt
+    from ..figures import pyplot
 
-    from .. import figures as _  # noqa: F401  (Agg backend)
+    plt = pyplot()
 
     paths = []
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
