@@ -309,11 +309,12 @@ def test_a_thirty_digit_run_does_not_decide_what_sixty_digits_reverse():
     """Deep profile, lemma-29/eq-29 at Run(R=30, seed=0, p=1.1, u=0, w=0, eta=1e-3) was REFUTED at a relative slack
     of -6.6e-16, decided at 30 digits: the mpmath D = 1 - <theta, bar W_mm>/||theta||_q errs by ~1e-30 absolute, and
     its scale was sqrt(D) ~ 0. At 60 and 100 digits every slack of the run is positive (+8e-19 relative at k = 1).
-    The first 100 steps carry 88 of the false negatives."""
+    The first 100 steps carry 88 of the false negatives. Its mirror image (the slack negated: false by exactly as
+    much as the claim holds) must still be refuted at every step: the larger scale costs precision, not power."""
     import sys
     from pathlib import Path
 
-    from attncheck.precision import holds
+    from attncheck.precision import Slack, holds
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
     import test_julistiono2024_convergence as conv
@@ -322,3 +323,10 @@ def test_a_thirty_digit_run_does_not_decide_what_sixty_digits_reverse():
     decided = holds(lambda xp, idx: conv.lemma_29_eq29.evaluate(run, xp), margin=conv.EQ29_MARGIN)
     assert decided.ok.all() and not decided.undecided.any()
     assert (decided.rel > 0).all()
+
+    def mirror(xp, idx):
+        s = conv.lemma_29_eq29.evaluate(run, xp)
+        return Slack(-np.asarray(s.value), s.scale)
+
+    planted = holds(mirror, margin=conv.EQ29_MARGIN)
+    assert not planted.ok.any() and not planted.undecided.any()
