@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from hypothesis.strategies import SearchStrategy
 
+from . import precision
 from .certify import Certificate
 from .certify_params import Ineligible, OwnSpace, Parameters
 from .space import Space
@@ -106,6 +107,12 @@ class Claim:
     refutable: bool = True  # False: the evaluator is a one-sided witness; a failure is INCONCLUSIVE, never REFUTED
     across: str | None = None  # asymptotic: a second path coordinate x (dict points); n-trend per x, e^{Cx} rate fitted
     carry_worst: bool = False  # asymptotic: every point's worst case is re-evaluated at every other point
+    dps: tuple[int, ...] | None = None  # mpmath precisions tried, in order, where float64 cannot decide
+
+    @property
+    def precisions(self) -> tuple[int, ...]:
+        """The escalation's schedule of decimal digits: ``dps``, else precision.DPS_SCHEDULE."""
+        return self.dps or precision.DPS_SCHEDULE
 
     def mc_sizes(self, first: int, budget: int) -> tuple[int, int]:
         """(first look, budget) of Monte Carlo draws per case, capped by ``draws``."""
@@ -183,6 +190,10 @@ def _validate(c: Claim) -> None:
         raise ValueError(f"claim {c.id}: draws applies to probabilistic/asymptotic claims and must be >= 1")
     if c.certify is not None and c.kind.random:
         raise ValueError(f"claim {c.id}: interval certification applies to identity/inequality claims only")
+    if c.dps is not None and not (c.dps and all(isinstance(d, int) and d >= 20 for d in c.dps)
+                                  and list(c.dps) == sorted(set(c.dps))):
+        raise ValueError(f"claim {c.id}: dps must be a non-empty, strictly increasing sequence of integers >= 20 "
+                         f"(decimal digits), got {c.dps!r}")
     if c.kind is Kind.ASYMPTOTIC and c.path is None:
         raise ValueError(f"claim {c.id}: asymptotic claims need a scaling path")
     if c.carry_worst and (c.kind is not Kind.ASYMPTOTIC or c.space is None):
@@ -269,6 +280,7 @@ def claim(
     refutable: bool = True,
     across: str | None = None,
     carry_worst: bool = False,
+    dps: tuple[int, ...] | None = None,
     registry: Registry | None = None,
 ):
     """Decorator turning an evaluator into a registered :class:`Claim`.
@@ -285,6 +297,8 @@ def claim(
     ``carry_worst=True`` (asymptotic, declared space): after the path is searched, every point's worst case
     is re-evaluated at every other point, so that the implied constant's trend follows one common set of
     cases (independent searches per point find different worst cases, whose spread can swamp the fit).
+    ``dps`` replaces the escalation's schedule of mpmath precisions (default precision.DPS_SCHEDULE) for a claim
+    whose undecided cases are known to need more digits than its first entries (each entry is a full re-evaluation).
     """
 
     def wrap(evaluate: Callable) -> Claim:
@@ -295,6 +309,7 @@ def claim(
             path=path, interpretation=dict(interpretation or {}), margin=margin, erratum=erratum,
             eventually=eventually, certify=cert, space=space, cost=Cost(cost), draws=draws,
             refutable=refutable, across=across, carry_worst=carry_worst,
+            dps=None if dps is None else tuple(dps),
         )
         _validate(c)
         return (REGISTRY if registry is None else registry).add(c)

@@ -214,13 +214,14 @@ def _relative(value, scale):
         return value / np.maximum(np.abs(scale), 1e-300)
 
 
-def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = None):
+def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = None,
+          schedule: tuple[int, ...] = DPS_SCHEDULE):
     """Decide, element-wise, whether ``evaluate(xp) -> Slack`` holds.
 
     ``evaluate(xp, index)`` is called with ``F64`` and ``index=None`` first; elements
     with ``|value| <= margin * scale``, and elements whose float64 value or scale is
     not finite (overflow, inf - inf), are re-evaluated as ``evaluate(MP(dps), index)``
-    (only those elements) at each precision of :data:`DPS_SCHEDULE`. An element whose
+    (only those elements) at each precision of ``schedule`` in turn. An element whose
     value is exactly zero at two consecutive precisions counts as an exact tie. Only a
     slack that mpmath too finds non-finite raises :class:`NonFinite`.
 
@@ -245,7 +246,7 @@ def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = N
     undecided = np.zeros(value.shape, bool)
     pending = amb
     zero_seen = np.zeros(value.shape, bool)
-    for dps in DPS_SCHEDULE:
+    for dps in schedule:
         stats.max_dps = max(stats.max_dps, dps)
         with mpmath.workdps(dps):
             sm = evaluate(MP(dps), pending)

@@ -90,6 +90,10 @@ MARGIN = 1e-10
 #: margin of lemma-29/eq-29's per-step float64 form: measured against 60-digit runs (R0 = 1 to 30, 60 and 400 steps,
 #: p = 1.1 to 4) its error stays below 3e-16 of its scale (tests/test_julistiono2024_models.py); 1e-12 leaves 3000x
 EQ29_MARGIN = 1e-12
+#: lemma-29/eq-29's escalation starts at 60 digits: where float64 leaves its slack open (R0 = 30 ||W_mm||_p, the
+#: slack ~1e-18 of its scale near the max-margin ray), 30 digits decided none of 1600 open steps in five runs (p = 1.1
+#: to 3, u = 0 to 0.65), and a 60-digit run costs 1.07 times a 30-digit one (2000 steps: 26.3 s against 24.5 s)
+EQ29_DPS = (60, 120, 240)
 
 
 def _slack(run, form, xp, fast=None):
@@ -208,7 +212,7 @@ def lemma_28(run, xp):
     "claims file)",
     statement=r"\bar D_k\le\frac{N_0^{p-1}\bar D_0+\sum_{s<k}\pi_s(N_{s+1}^{p-1}-N_s^{p-1})+\eta\frac{\mathcal L(W(0))"
               r"-\mathcal L(W(k))}{N_0}}{N_k^{p-1}}",
-    space=_space, path=R_PATH, eventually=True, cost="expensive", margin=EQ29_MARGIN,
+    space=_space, path=R_PATH, eventually=True, cost="expensive", margin=EQ29_MARGIN, dps=EQ29_DPS,
     interpretation={**RUN, "provenance": "DERIVED-UNCERTAIN (claims file Lemma 29: (29') is the DERIVED checkable "
                                          "form; the paper's display is lost)",
                     "pi here": "pi_s = max(0, pi_emp(W(s))) step by step (pi varying with the step)",
@@ -216,10 +220,11 @@ def lemma_28(run, xp):
                                   "- eta <grad L(W(s)), bar W_mm> + eta dL_s / N_0 (an exact rewriting through Section "
                                   "1.3 and the update rule), each formed without cancellation (error measured below "
                                   "3e-16 of the scale against 60-digit runs; margin 1e-12); mpmath: the printed form "
-                                  "on the run recomputed at the escalation's precision. The slack is second order in "
-                                  "the step where pi_s ~ 0 (about 1e-15 relative at R0 = 10 ||W_mm||_p, eta = 1e-3): "
-                                  "formed from differences of float64 iterates it sat at their rounding, which no "
-                                  "precision applied afterwards could decide (the INCONCLUSIVE of an earlier version)"},
+                                  "on the run recomputed at the escalation's precision (60, 120, 240 digits: "
+                                  "EQ29_DPS). The slack is second order in the step where pi_s ~ 0 (about 1e-15 "
+                                  "relative at R0 = 10 ||W_mm||_p, eta = 1e-3): formed from differences of float64 "
+                                  "iterates it sat at their rounding, which no precision applied afterwards could "
+                                  "decide (the INCONCLUSIVE of an earlier version)"},
 )
 def lemma_29_eq29(run, xp):
     return _slack(run, lambda tr, xp: _eq29(tr, run.eta, xp), xp, fast=lambda tr: _eq29_steps(tr, run.eta))

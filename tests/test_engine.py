@@ -107,3 +107,38 @@ def test_eventually_claims_are_judged_at_the_end_of_the_path():
     assert ev["counterexample"]["point"] == 10  # the largest failing n is shown
     rec = run(mean_sign_claim(0.5), "quick", seed=0)  # fails at every n
     assert rec["verdict"] == "REFUTED" and "holds_from" not in rec["evidence"]
+
+
+def _deep_hidden(sign, dps, seen):
+    """sign * ((1 + 2^-150) - 1) >= 0: float64 and 30 digits see an exact 0; 60 digits decide it (2^-150 ~ 7e-46)."""
+    from hypothesis import strategies as st
+    from attncheck import Slack, claim
+    from attncheck.claims import Registry
+
+    @claim(f"planted/precision/deep-{'true' if sign > 0 else 'false'}", kind="inequality", statement="",
+           source="planted", domain=st.just(1.0), dps=dps, registry=Registry())
+    def c(one, xp):
+        seen.append(getattr(xp, "dps", 0))  # 0: float64
+        one = xp.asarray(one)
+        return Slack(sign * ((one + xp.asarray(2.0) ** -150) - one), one)
+    return c
+
+
+@pytest.mark.parametrize("sign, verdict", [(1, "HOLDS"), (-1, "REFUTED")])
+def test_a_claim_schedule_of_precisions_replaces_the_default(sign, verdict):
+    seen = []
+    rec = run(_deep_hidden(sign, None, seen), "quick", seed=0)
+    assert rec["verdict"] == verdict and 30 in seen and rec["evidence"]["escalation"]["max_dps"] == 60
+    seen = []
+    rec = run(_deep_hidden(sign, (60, 120), seen), "quick", seed=0)
+    assert rec["verdict"] == verdict and 30 not in seen and 60 in seen  # the 30-digit pass is skipped
+    seen = []
+    rec = run(_deep_hidden(sign, (30,), seen), "quick", seed=0)  # 30 digits alone cannot decide: never a verdict
+    assert rec["verdict"] == "INCONCLUSIVE" and "up to 30 digits" in rec["evidence"]["reason"]
+    assert max(seen) == 30
+
+
+@pytest.mark.parametrize("dps", [(), (60, 30), (30, 30), (10,), (30.5,)])
+def test_a_bad_schedule_of_precisions_is_rejected(dps):
+    with pytest.raises(ValueError, match="dps must be a non-empty, strictly increasing sequence of integers >= 20"):
+        _deep_hidden(1, dps, [])

@@ -134,7 +134,8 @@ class DeterministicCheck(Check):
     shrink = True
 
     def _decide(self, case) -> precision.Decided:
-        return precision.holds(lambda xp, idx: _flat(self.claim.evaluate(case, xp), idx), self.margin, self.esc)
+        return precision.holds(lambda xp, idx: _flat(self.claim.evaluate(case, xp), idx), self.margin, self.esc,
+                               self.claim.precisions)
 
     def __call__(self, case, pt, stage, values=None):
         d = self._decide(case)
@@ -164,7 +165,8 @@ class ProbabilisticCheck(Check):
         k = drawn = 0
         for size in stats.looks(*claim.mc_sizes(self.prof.mc_first, self.prof.mc_budget)):
             R = claim.sample(case, rng, size - drawn)
-            d = precision.holds(lambda xp, idx: claim.evaluate(case, take(R, idx), xp), self.margin, self.esc)
+            d = precision.holds(lambda xp, idx: claim.evaluate(case, take(R, idx), xp), self.margin, self.esc,
+                                claim.precisions)
             if d.ok.shape != (size - drawn,):
                 raise ValueError(f"claim {claim.id}: evaluate must return one outcome per draw, "
                                  f"got shape {d.ok.shape} for {size - drawn} draws")

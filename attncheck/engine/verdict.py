@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from .. import certify, certify_params, precision, stats
+from .. import certify, certify_params, stats
 from ..claims import Claim, Kind, Verdict
 from . import series
 from .checks import Point
@@ -214,7 +214,7 @@ def _one_series(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
                                                            trend.get("holds_from_extrapolated_log10", math.inf))))
     if any(p.undecided for p in (tail if claim.eventually else seen)):
         return Verdict.INCONCLUSIVE, dict(ev, reason="float64 and mpmath up to %d digits could not decide "
-                                                     "the sign of some slacks" % precision.DPS_SCHEDULE[-1])
+                                                     "the sign of some slacks" % claim.precisions[-1])
     strength = _strength(claim, tail if claim.eventually else seen)
     if strength:
         ev["strength"] = strength

@@ -21,6 +21,7 @@ import mpmath
 import numpy as np
 
 from ..precision import F64
+from ..data.mirror_descent import AttData
 
 # ---- potential, mirror map, Bregman divergence (Definition 1) ------------------------
 
@@ -150,8 +151,8 @@ def scores(data, W, xp=F64):
     W = xp.asarray(W)
     if xp is F64:
         return np.einsum("itd,id->it", data.X, np.asarray(data.z) @ W.T)
-    Wz = xp.sum(W[None, :, :] * np.asarray(data.z)[:, None, :], axis=-1)  # (n, d)
-    return xp.sum(np.asarray(data.X) * Wz[:, None, :], axis=-1)
+    Wz = np.asarray(data.z) @ W.T  # (n, d); object matmul sums the products in order, without temporaries
+    return (np.asarray(data.X) @ Wz[:, :, None])[..., 0]
 
 
 def softmax(h, xp=F64):
@@ -186,8 +187,11 @@ def loss_excess(data, W, anchor, v=None, xp=F64):
     ell(u + delta) - ell(u) = log1p(e^-u expm1(-delta) / (1 + e^-u)), u = gamma_{i a_i}; differences of L between
     iterates are then formed from these small numbers, not from L itself.
     """
-    s = softmax(scores(data, W, xp), xp)
-    g = gammas(data, v, xp)
+    return _loss_excess(softmax(scores(data, W, xp), xp), gammas(data, v, xp), anchor, xp)
+
+
+def _loss_excess(s, g, anchor, xp):
+    """loss_excess from the softmax weights s and the gammas g."""
     u = g[np.arange(len(g)), anchor]
     delta = xp.sum(s * (g - u[:, None]), axis=-1)
     e = xp.exp(-u)
@@ -222,10 +226,13 @@ def grad(data, W, v=None, xp=F64):
     with c_t = sum_tau s_tau (gamma_t - gamma_tau) and a the token of largest weight, so the
     dominant token drops out exactly and no large terms cancel.
     """
-    X = np.asarray(data.X)
     h = scores(data, W, xp)
-    s = softmax(h, xp)
-    gamma = gammas(data, v, xp)
+    return _grad(data, h, softmax(h, xp), gammas(data, v, xp), xp)
+
+
+def _grad(data, h, s, gamma, xp):
+    """grad from the scores h, their softmax s and the gammas."""
+    X = np.asarray(data.X)
     c = _pair_weights(s, gamma, xp)
     anchor = np.argmax(xp.to_float(h), axis=-1)
     dX = X - X[np.arange(len(X)), anchor][:, None, :]  # x_t - x_a, (n, T, d)
@@ -416,14 +423,19 @@ def track(data, W0, W_mm, p, eta, steps, theta0=None, anchor=None, xp=F64) -> Tr
     theta0 (instead of W0): start there. anchor: the tokens of L_ref (default alpha_i = argmax_t gamma_it).
     """
     mp = xp is not F64
+    if mp:
+        data = AttData(*(xp.asarray(a) for a in (data.X, data.z, data.Y, data.v)))
     scalar = (lambda a: np.asarray(a, dtype=object).item()) if mp else float
     q, Wbar_mm, eta = dual_exponent(p, xp), normalize(W_mm, p, xp), xp.asarray(eta)
     theta = mirror_map(xp.asarray(W0), p, xp) if theta0 is None else theta0
-    anchor = np.argmax(gammas(data), axis=1) if anchor is None else anchor
+    gamma = gammas(data, xp=xp)  # fixed along the run; scores and weights are shared by G and L at each step
+    anchor = np.argmax(xp.to_float(gamma), axis=1) if anchor is None else anchor
     rows = []
     for k in range(steps + 1):
         W = inverse_mirror_map(theta, p, xp)
-        G = grad(data, W, xp=xp)
+        h = scores(data, W, xp)
+        s = softmax(h, xp)
+        G = _grad(data, h, s, gamma, xp)
         N, Np1 = lp_norm(W, p, xp), lp_norm(theta, q, xp)
         step = -eta * G
         g, gW = xp.sum(G * Wbar_mm), xp.sum(G * W)  # G in the anchored pairwise form: no cancellation inside
@@ -434,7 +446,7 @@ def track(data, W0, W_mm, p, eta, steps, theta0=None, anchor=None, xp=F64) -> Tr
             incr = dual_norm_increment(theta, step, q), loss_decrease(data, W, primal_increment(theta, step, p))
         # G = 0 (underflow): Lemma 21's inequality reads 0 >= 0 and holds with pi = 0
         pi = gW / N / g - 1 if g != 0 else 0 * N
-        L = loss_excess(data, W, anchor, xp=xp) if mp or k == 0 else rows[-1][3] - rows[-1][7]
+        L = _loss_excess(s, gamma, anchor, xp) if mp or k == 0 else rows[-1][3] - rows[-1][7]
         rows.append(tuple(map(scalar, (N, Np1, D, L, pi, g))) + incr)
         if k < steps:
             theta = theta + step
