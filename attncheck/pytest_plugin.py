@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import secrets
+import signal
+import threading
 import time
 from pathlib import Path
 
@@ -73,6 +76,7 @@ def pytest_configure(config):
         # workers re-parse the command line: take what the controller decided
         config.option.attncheck_seed = worker.get("attncheck_seed", config.option.attncheck_seed)
         config.attncheck_figures = worker.get("attncheck_figures")
+        _leave_quietly_on_ctrl_c()
         return
     if config.getoption("attncheck_fresh"):
         config.option.attncheck_seed = secrets.randbelow(2**31)
@@ -87,6 +91,15 @@ def pytest_configure(config):
             raise pytest.UsageError(f"attncheck: {e}") from None
         config.attncheck_figures = str(stage.path / "figures")
     config.pluginmanager.register(_Controller(config, stage), "attncheck-controller")
+
+
+def _leave_quietly_on_ctrl_c():
+    """xdist worker: Ctrl-C reaches the whole process group, and the controller reports the interruption in one
+    line, so a worker leaves at once and silently (a worker that ran its session teardown would write to the
+    controller's closed channel, and pluggy would print a PluggyTeardownRaisedWarning for each worker)."""
+    if (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+        signal.signal(signal.SIGINT, lambda *_: os._exit(130))
 
 
 class _Staged:

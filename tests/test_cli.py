@@ -133,3 +133,28 @@ def test_quick_experiments_do_not_replace_deep_ones(tmp_path):
     res = _cli("experiments", "--out", str(tmp_path))
     assert res.returncode == 2 and "--replace" in res.stderr
     assert json.loads((tmp_path / "experiments.json").read_text())["experiments"][0]["profile"] == "deep"
+
+
+def test_ctrl_c_of_a_report_prints_one_line_and_nothing_from_the_workers(tmp_path):
+    """Ctrl-C reaches attncheck, the pytest controller and its xdist workers (one process group): one line, exit 130,
+    the output folder as it was; no worker writes its teardown to the closed channel (PluggyTeardownRaisedWarning)."""
+    import os
+    import signal
+    import time
+
+    from test_plugin import SLOW_FILE
+
+    f = tmp_path / "slow_claims.py"
+    f.write_text(SLOW_FILE)
+    proc = subprocess.Popen([sys.executable, "-m", "attncheck", "report", "--claims", str(f), "--out",
+                             str(tmp_path / "rep"), "-n", "2", "--profile", "quick", "--skip-experiments"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    time.sleep(15)  # the quick claims are done, the slow one is running
+    os.killpg(proc.pid, signal.SIGINT)
+    out = proc.communicate(timeout=120)[0]
+    assert proc.returncode == 130, out
+    tail = out[out.index("attncheck: interrupted"):]
+    assert tail.strip() == f"attncheck: interrupted; {tmp_path / 'rep'} left as it was", out
+    assert "PluggyTeardownRaisedWarning" not in out and "Traceback" not in out, out
+    assert not (tmp_path / "rep").exists()
