@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from attncheck import Erratum, Slack, claim, close, ge, gt, le, lt
 from attncheck.models.class_attention import definition_d1 as sa
-from attncheck.models.random_signs import rademacher_group_sums
+from attncheck.models.random_signs import narrowest, rademacher_group_sums
 from attncheck.engine.series import grid
 from attncheck.precision import both
 from attncheck.strategies import m_smallest
@@ -570,8 +570,10 @@ _publish(*_two_sided("lemma-d.8", 0, "exp", D0_SIGNS_EXP), *_two_sided("lemma-d.
 # ---- Theorems D.5, D.9, D.13, D.17 and Theorem 6.2: the networks --------------------------------
 
 def _columns(case, rng, size):
-    """y in {-1, +1}^{d x m}, column by column as sums over the column groups of c_{j0}."""
-    return rademacher_group_sums(case.grouped.widths, rng, (size, case.m))
+    """y in {-1, +1}^{d x m}, column by column as sums over the column groups of c_{j0} (narrowest integers:
+    sa.top_score computes in float64 or mpmath)."""
+    widths = case.grouped.widths
+    return rademacher_group_sums(widths, rng, (size, case.m), dtype=narrowest(widths))
 
 
 OUTCOMES = {"> 0": gt, "= 0": le}
@@ -687,7 +689,8 @@ _publish(
 # ---- Theorem 1.1: the conjunction of the formal theorems --------------------------------------
 
 def _pair_columns(case, rng, size):
-    return rademacher_group_sums(sa.Grouped(case.d0).widths, rng, (size, case.m))
+    widths = sa.Grouped(case.d0).widths
+    return rademacher_group_sums(widths, rng, (size, case.m), dtype=narrowest(widths))
 
 
 @claim("deng2023/theorem-1.1/main", kind="probabilistic",

@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from attncheck.models.random_signs import rademacher_group_sums
+from attncheck.models.random_signs import narrowest, rademacher_group_sums
 
 
 def test_group_sums_have_the_rademacher_law():
@@ -42,3 +42,20 @@ def test_the_stream_is_pinned():
         Y = np.ascontiguousarray(rademacher_group_sums(k, np.random.default_rng(5), shape))
         assert Y.shape == shape + (len(k),)
         assert hashlib.md5(Y.tobytes()).hexdigest()[:16] == digest, (k, shape)
+
+
+@pytest.mark.parametrize("k, shape", [((1, 1, 1, 14, 1), (1600, 20)), ((0, 3, 0, 1), (10, 3, 2)),
+                                      ((1, 1, 1, 10**6, 1), (7,)), ((3, 1, 70, 1), ()), ((1, 63, 1), (500,))])
+def test_a_narrow_dtype_gives_the_same_sums(k, shape):
+    wide = rademacher_group_sums(k, np.random.default_rng(5), shape)
+    dtype = narrowest(k)
+    narrow = rademacher_group_sums(k, np.random.default_rng(5), shape, dtype=dtype)
+    assert narrow.dtype == dtype
+    assert np.array_equal(narrow.astype(np.int64), wide)
+
+
+def test_narrowest_holds_twice_the_widest_group():
+    assert [narrowest(k).name for k in ([1, 63], [1, 64], [16383], [16384], [2**30 - 1], [2**30])] == \
+        ["int8", "int16", "int16", "int32", "int32", "int64"]
+    with pytest.raises(ValueError, match="cannot hold 2 max"):
+        rademacher_group_sums([1, 64], np.random.default_rng(0), (3,), dtype=np.int8)

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import class_attention as core
-from ..random_signs import rademacher_group_sums
+from ..random_signs import narrowest, rademacher_group_sums
 
 QUERY_J2, QUERY_PLAIN = 0, 1
 KEY_J3, KEY_R3, KEY_REST = 0, 1, 2
@@ -158,8 +158,10 @@ def slot_sizes(d: int) -> np.ndarray:
 
 
 def slot_sums(d: int, rng: np.random.Generator, shape: tuple) -> np.ndarray:
-    """Group sums over the slots of i.i.d. Rademacher vectors in {-1, +1}^d; shape + (4,)."""
-    return rademacher_group_sums(slot_sizes(d), rng, shape)
+    """Group sums over the slots of i.i.d. Rademacher vectors in {-1, +1}^d; shape + (4,), in the narrowest integer
+    type (every consumer goes through :func:`inner`, which computes in float64 or mpmath)."""
+    sizes = slot_sizes(d)
+    return rademacher_group_sums(sizes, rng, shape, dtype=narrowest(sizes))
 
 
 def inner(parts: core.Parts, slot_of_r3: int, sums, xp):
