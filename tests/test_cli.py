@@ -142,14 +142,14 @@ def test_ctrl_c_of_a_report_prints_one_line_and_nothing_from_the_workers(tmp_pat
     import signal
     import time
 
-    from test_plugin import SLOW_FILE
+    from test_plugin import SLOW_FILE, default_sigint
 
     f = tmp_path / "slow_claims.py"
     f.write_text(SLOW_FILE)
     proc = subprocess.Popen([sys.executable, "-m", "attncheck", "report", "--claims", str(f), "--out",
                              str(tmp_path / "rep"), "-n", "2", "--profile", "quick", "--skip-experiments"],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=default_sigint)
     time.sleep(15)  # the quick claims are done, the slow one is running
     os.killpg(proc.pid, signal.SIGINT)
     out = proc.communicate(timeout=120)[0]

@@ -164,6 +164,14 @@ def test_a_subset_never_replaces_a_complete_report_unless_asked(tmp_path):
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".rep")]  # no staging left behind
 
 
+def default_sigint():
+    """Popen preexec_fn: SIGINT as a terminal gives it (a run launched in the background of a non-interactive shell
+    inherits SIGINT ignored, and Ctrl-C would then reach no process under test)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 SLOW_FILE = USER_FILE + textwrap.dedent('''
     import time
 
@@ -187,7 +195,7 @@ def test_ctrl_c_prints_one_line_and_keeps_the_complete_report(tmp_path, workers)
     f.write_text(SLOW_FILE)
     proc = subprocess.Popen([sys.executable, "-m", "pytest", str(f), "-p", "no:cacheprovider", "-n", workers,
                              "--attncheck-report", str(rep)], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True, preexec_fn=default_sigint)
     time.sleep(12)  # the quick claims are done, the slow one is running
     os.killpg(proc.pid, signal.SIGINT)
     out = proc.communicate(timeout=120)[0]
