@@ -27,6 +27,7 @@ from attncheck.models.class_attention.section_e import c_exp, log_f_exp, log_u_e
 from attncheck.models.random_signs import rademacher_group_sums
 from deng2023_certification import INDEX_COUNTS, MANY_ENTRIES, THRESHOLD
 from deng2023_certification import section_e as section_e_cases
+from deng2023_readings import DELTA
 from attncheck.strategies.attention import (FIRST, OWN, REST, a_values, attention_inputs, scaled_case,
                                             self_attention_case)
 
@@ -614,8 +615,7 @@ def lemma_e_3_part_1(case, S, xp):
     "deng2023/lemma-e.3/part-2", kind="probabilistic", source="deng2023 Appendix E.1.3, Lemma E.3 Part 2",
     statement=r"j_0 \ne j_3: \Pr_\sigma[\langle c_{exp}(\mathsf{A}, x)_{j_0}, \sigma \rangle < (c + 0.1)\sqrt{\log n}] "
               r"\ge 1 - \delta/\mathrm{poly}(n)",
-    domain=lambda N: scaled_case(N, E3_A, E3_B, j0=("same-residue", "other-residue"), with_delta=True,
-                                 delta_lo=1e-3),
+    domain=lambda N: scaled_case(N, E3_A, E3_B, j0=("same-residue", "other-residue"), with_delta=True),
     sample=_signs, probability=lambda c: 1.0 - c.delta, path=SCALED, eventually=True,
     interpretation=dict(E3_COMMON, sigma="sigma uniform in {-1, 1}^d",
                         j0="both orbits of j0 != j3: a row of j3's residue and a row of another residue",
@@ -686,7 +686,7 @@ def _network_sizes(case, S, size):
         "b": "b in (0, 0.2) as printed, so b in (0, 0.1), which Definition D.1 (b >= 0.1) excludes, is included; "
              "with b^2 + c^2 = 1, c in (0.98, 1). Definition D.1's b + c = 1 cannot hold with b^2 + c^2 = 1 for "
              "b, c > 0 (Section E replaces it), and a1 >= 1 tightens D.1's a1 >= 0.7",
-        "delta": "delta drawn in [0.01, 0.1) (the quantile level 1 - delta; poly(n) = 1)",
+        "delta": DELTA + "; 1 - delta is the quantile level (poly(n) = 1)",
         "networks": f"the columns of all networks form one i.i.d. stream of {STREAM} x draws columns, cut after each "
                     "firing column: the m* of successive networks are i.i.d. with exactly the law of separate "
                     "networks; a stream with fewer firing columns than networks is an ERROR, never a pass",

@@ -32,13 +32,11 @@ from attncheck.precision import both
 from attncheck.strategies import m_smallest
 from attncheck.strategies import self_attention as sas
 from deng2023_certification import DENSE, grouped
+from deng2023_readings import DELTA, POLY
 
 # ---- readings ------------------------------------------------------------------------------
 
 LOG = "natural logarithm (n^e = exp(e log n)); u_exp and f_exp are compared in log space"
-POLY = "1 - delta/poly(n) read as 1 - delta (poly(n) = 1, the most lenient reading)"
-DELTA = ("delta drawn in [10^-3, 0.1) (the open interval (0, 0.1)); UNCHECKED: delta in (0, 10^-3), where a "
-         "claimed 1 - delta > 0.999 needs more draws than the budget (16000 per case) to refute")
 X_ONES = "x = vec(QK^T) with QK^T = 1_{d x d}, as the lemma states"
 V_EYE = "V = I_d, as the lemma states: (A3 V)_{i0} is column i0 of A3 = A1"
 BC = "b in [0.1, 0.9], c = 1 - b exactly in binary (the ends 0.1 / 0.9 within one ulp)"

@@ -2,8 +2,8 @@
 and the toy classifier (Lemmas 5.1-5.4), each claim part as printed.
 
 Shared reading of the open parameters (recorded in every claim's interpretation):
-natural logarithm; delta drawn in [0.01, 0.1); "1 - delta/poly(n)" read with poly(n) = 1,
-the most lenient reading; Definition 3.8 scores (Ax)_i drawn anywhere in
+natural logarithm; delta drawn in [10^-3, 0.1) (below 10^-3 unchecked); "1 - delta/poly(n)"
+read with poly(n) = 1, the most lenient reading; Definition 3.8 scores (Ax)_i drawn anywhere in
 [log n, 1.4 log n], endpoints and adversarial patterns included.
 """
 import math
@@ -17,10 +17,9 @@ from attncheck.models.random_signs import rademacher_group_sums
 from attncheck.strategies import m_large, m_smallest
 from attncheck.strategies.toy import hoeffding_case, toy_case
 from deng2023_certification import TOY_GENERAL, TOY_SPIKE
+from deng2023_readings import DELTA, POLY
 
 LOG = "natural logarithm (the scores 4 log n become n^4 under exp)"
-POLY = "1 - delta/poly(n) read as 1 - delta (poly(n) = 1, the most lenient reading)"
-DELTA = "delta drawn in [0.01, 0.1) (the open interval (0, 0.1); below 0.01 the quantiles need more draws than the budget)"
 SCORES = "Definition 3.8 scores anywhere in [log n, 1.4 log n], endpoints, constant, two-level and mixed patterns"
 EVENTUALLY = ("'with probability 1 - delta/poly(n)' with C 'sufficiently large' is read as an asymptotic "
               "statement: refuted only if it fails at the largest n of the path; the report gives the n from "

@@ -177,8 +177,7 @@ def self_attention_case(draw, a, bc: str, X: str, n_max: int, k_min: int = 1, k_
 
 
 @st.composite
-def scaled_case(draw, N: int, a, b_range, j0=("j3",), with_delta: bool = False,
-                delta_lo: float = 0.01) -> SelfAttentionCase:
+def scaled_case(draw, N: int, a, b_range, j0=("j3",), with_delta: bool = False) -> SelfAttentionCase:
     """A Section E dataset (b^2 + c^2 = 1, X = I_d) at scale N with d - 2 ~ N^gamma,
     gamma in (2 b^2 + 0.02, 1]: t = max(2, round(N^(1 - gamma))), d - 2 = N // t, n = (d-2) t <= N,
     so (d-2) | n, d <= n, d = omega(n^{2b^2 + 0.02}) and t sqrt(d) = o(n^{1 - b^2 - 0.01}).
@@ -190,5 +189,5 @@ def scaled_case(draw, N: int, a, b_range, j0=("j3",), with_delta: bool = False,
     t = max(t, 3) if k == 1 else t
     n = k * t
     orbit = draw(st.sampled_from([o for o in j0 if o != "other-residue" or k >= 2]))
-    eps = draw(delta(delta_lo)) if with_delta else 0.1
+    eps = draw(delta()) if with_delta else 0.1
     return SelfAttentionCase(n, k + 2, draw(a), b, c, n - 1, "sum_of_squares", "identity", orbit, gamma, eps)

@@ -21,8 +21,6 @@ A0_MIN = 1e-12
 """a0 is drawn in [1e-12, 0.1 - 1e-12], the open interval (0, 0.1) approached from both ends."""
 A1_MIN = 1.0 + 1e-12
 """a1 > 1 is drawn from 1 + 1e-12 up."""
-DELTA_LO = 1e-3
-"""delta in (0, 0.1) is drawn in [10^-3, 0.1): a claimed 1 - delta >= 0.999 stays refutable with 16000 draws."""
 
 
 @lru_cache(maxsize=None)
@@ -154,7 +152,7 @@ def cross_case(draw, n: int, label: int, *, beta=None, min_d: int = 2, max_d: in
     if row is not None:
         case = replace(case, j0=draw(st.sampled_from(rows_where(n, case.j2, case.j3, row))))
     if m_rule is not None or with_delta:
-        d = draw(delta_strategy(DELTA_LO))
+        d = draw(delta_strategy())
         case = replace(case, delta=d, m=m_rule(n, d, draw) if m_rule is not None else case.m)
     return case
 
@@ -164,6 +162,6 @@ def pair_case(draw, n: int, *, beta, a1_max: float, m_rule) -> PairCase:
     """Theorem 1.2: D0 and D1 datasets with their own a0, a1, j2, j3 and a shared network."""
     width = draw(widths(n, beta))
     d0, d1 = (_dataset(draw, n, width, label, a1_max) for label in (0, 1))
-    d = draw(delta_strategy(DELTA_LO))
+    d = draw(delta_strategy())
     return PairCase(d0, d1, d, m_rule(n, d, draw))
 

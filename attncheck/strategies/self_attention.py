@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from ..data.attention import SelfAttentionParams
 from ..models.class_attention.definition_d1 import Grouped
-from . import delta as _delta
+from . import delta
 from . import in_interval
 
 A0_LOW = 1e-12
@@ -193,16 +193,6 @@ class PairCase:
                 f"a1={p1.a!r}, j3_1={p1.j3}, delta={self.delta!r}, m={self.m})")
 
 
-
-
-DELTA_LO = 1e-3
-"""Smallest delta drawn (the paper's delta in (0, 0.1)): a claimed 1 - delta >= 0.999 is still refutable
-with the quick profile's 16000 draws; delta in (0, 10^-3) is unchecked."""
-
-
-def delta():
-    """delta in [10^-3, 0.1)."""
-    return _delta(DELTA_LO)
 
 
 M_FIRE_C = 10.0
