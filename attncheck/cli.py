@@ -133,14 +133,17 @@ def cmd_report(args) -> int:
     except staging.OutputError as e:
         fail(str(e))
     try:
-        rc, status = _report_dask(client, args, stage) if client is not None else _report_xdist(args, stage)
+        if client is not None:
+            from . import cluster
+
+            pending = None if args.skip_experiments else cluster.submit_experiments(client, args.profile, args.seed)
+            rc, status = _report_dask(client, args, stage)
+        else:
+            rc, status = _report_xdist(args, stage)
         if args.skip_experiments:
             report.keep_experiments(args.out, stage.path)
         elif client is not None:
-            from . import cluster
-
-            cluster.run_experiments(client, args.profile, stage.path, args.seed,
-                                    progress=lambda m: print(m, flush=True))
+            cluster.gather_experiments(pending, stage.path, progress=lambda m: print(m, flush=True))
         else:
             from . import experiments
 

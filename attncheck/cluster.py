@@ -5,7 +5,8 @@ same path on every machine, e.g. a shared home). A worker that dies in the middl
 is replaced by the nanny and the scheduler reruns the task elsewhere; Dask keeps one result per
 task key, so a claim is never counted twice. A claim that kills ``allowed-failures + 1``
 workers (Dask's ``distributed.scheduler.allowed-failures``, default 3) ends as ERROR naming
-:class:`distributed.KilledWorker`. The experiments run as one task per paper runner.
+:class:`distributed.KilledWorker`. The experiments run as one task per paper runner, queued ahead of
+the claims.
 """
 from __future__ import annotations
 
@@ -135,16 +136,24 @@ def experiment_task(runner, profile: str, seed: int) -> tuple[list[dict], dict[s
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def run_experiments(client, profile: str, out_dir, seed: int = 0, runners=None, progress=print) -> Path:
-    """experiments.run_all with one Dask task per runner: same experiments.json, figures copied back."""
+def submit_experiments(client, profile: str, seed: int = 0, runners=None) -> list:
+    """One task per paper runner, to be submitted before the claims (Dask starts tasks of equal priority in
+    submission order): a runner can be the longest single task of a report (bombari2024's deep figures took
+    30 min on one core, more than any claim), so queued behind the claims it would run alone after them.
+    Returns [(runner, future)] for :func:`gather_experiments`."""
     from . import experiments
 
     runners = experiments.RUNNERS if runners is None else runners
+    return [(r, client.submit(experiment_task, r, profile, seed, pure=False)) for r in runners]
+
+
+def gather_experiments(submitted: list, out_dir, progress=print) -> Path:
+    """experiments.run_all's output from the tasks of :func:`submit_experiments`: the same experiments.json
+    (entries in runner order), figures copied back."""
     out = Path(out_dir)
     (out / "figures").mkdir(parents=True, exist_ok=True)
-    futures = [client.submit(experiment_task, r, profile, seed, pure=False) for r in runners]
     entries = []
-    for runner, fut in zip(runners, futures):  # in RUNNERS order, as run_all writes them
+    for runner, fut in submitted:  # in RUNNERS order, as run_all writes them
         got, files = fut.result()
         for rel, data in files.items():
             (out / rel).parent.mkdir(parents=True, exist_ok=True)

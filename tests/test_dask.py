@@ -172,7 +172,58 @@ def test_experiments_run_as_dask_tasks_and_come_back_as_run_all_writes_them(tmp_
 
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as lc, \
             distributed.Client(lc) as client:
-        path = cluster.run_experiments(client, "quick", tmp_path, 7, runners=[runner, runner], progress=lambda m: None)
+        submitted = cluster.submit_experiments(client, "quick", 7, runners=[runner, runner])
+        path = cluster.gather_experiments(submitted, tmp_path, progress=lambda m: None)
     entries = json.loads(path.read_text())["experiments"]
     assert [e["id"] for e in entries] == ["toy-7", "toy-7"] and all(e["pid"] != os.getpid() for e in entries)
     assert (tmp_path / "figures" / "exp_7.png").read_bytes() == b"quick-7"
+
+
+def test_experiments_run_before_the_claims_queued_after_them(tmp_path):
+    """On one worker, the experiment submitted first starts before every claim: a long experiment does not
+    wait for the claims and then run alone (the claims are submitted after it, as cmd_report does)."""
+    from attncheck import cli
+    from attncheck.claims import REGISTRY
+    from attncheck.profiles import get_profile
+
+    def runner(profile, out, seed, progress):
+        return [{"id": "toy", "figures": [], "profile": profile, "seed": seed}]
+
+    cli.load([str(CLAIMS)])
+    claims = [c for c in REGISTRY if c.id.startswith("dask/")]
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as lc, \
+            distributed.Client(lc) as client, distributed.get_task_stream(client) as stream:
+        submitted = cluster.submit_experiments(client, "quick", 0, runners=[runner])
+        got = cluster.run_claims(client, claims, get_profile("quick"), [0], 1, progress=lambda m: None)
+        cluster.gather_experiments(submitted, tmp_path, progress=lambda m: None)
+    start = {t["key"]: min(s["start"] for s in t["startstops"]) for t in stream.data}
+    experiment = [t for k, t in start.items() if "experiment_task" in str(k)]
+    claim_starts = [t for k, t in start.items() if "attncheck-claim" in str(k)]
+    assert len(got) == len(claims) == len(claim_starts) and len(experiment) == 1
+    assert experiment[0] < min(claim_starts)
+
+
+def test_the_report_submits_its_experiments_before_its_claims(tmp_path, monkeypatch):
+    from attncheck import cli
+
+    calls = []
+
+    def runner(profile, out, seed, progress):
+        return [{"id": "toy", "title": "toy", "description": "a planted experiment", "figures": [], "notes": [],
+                 "profile": profile, "seed": seed, "data": {}, "verdict": {"agreement": "agrees", "details": []}}]
+
+    def submit(client, profile, seed):
+        calls.append("experiments")
+        return submit_experiments(client, profile, seed, runners=[runner])
+
+    def claims(*args, **kwargs):
+        calls.append("claims")
+        return run_claims(*args, **kwargs)
+
+    submit_experiments, run_claims = cluster.submit_experiments, cluster.run_claims
+    monkeypatch.setattr(cluster, "submit_experiments", submit)
+    monkeypatch.setattr(cluster, "run_claims", claims)
+    assert cli.main(["report", "--profile", "quick", "--claims", str(CLAIMS), "--scheduler", "local:1",
+                     "--out", str(tmp_path / "rep")]) == 1  # two planted claims are false
+    assert calls == ["experiments", "claims"]
+    assert [e["id"] for e in json.loads((tmp_path / "rep" / "experiments.json").read_text())["experiments"]] == ["toy"]
