@@ -22,15 +22,12 @@ from hypothesis import strategies as st
 from attncheck import Erratum, Slack, all_of, claim, close, ge, gt, le, lt
 from attncheck.engine.series import grid
 from attncheck.models.class_attention import definition_f1 as cm
-from attncheck.strategies import in_interval, m_large, m_smallest
+from attncheck.strategies import m_large, m_smallest
 from attncheck.strategies.cross_attention import cross_case, pair_case
 from deng2023_certification import DENSE, LARGEST_COLUMN, cross
 
 SIZES = {"quick": [2, 12, 360, 10**4, 10**6, 10**9],
          "deep": [2, 3, 4, 6, 12, 60, 360, 5040, 10**4, 10**5, 10**6, 10**8, 10**9, 10**12, 10**15]}
-SCALING = {"quick": [2, 10, 100, 10**3, 10**4, 10**6, 10**9],
-           "deep": [2, 10, 100, 10**3, 10**4, 10**5, 10**6, 10**8, 10**10, 10**12, 10**15]}
-BETA = in_interval(0.25, 1.0)
 BETAS = {"quick": (0.1, 0.25, 1.0), "deep": (0.1, 0.125, 0.15, 0.2, 0.25, 0.35, 0.5, 0.75, 1.0)}
 BETA_N = {"quick": [10**2, 10**4, 10**6, 10**9, 10**12, 10**15, 10**18],
           "deep": [10**2, 10**3, 10**4, 10**5, 10**6, 10**8, 10**9, 10**10, 10**12, 10**14, 10**15, 10**16, 10**18]}
@@ -59,12 +56,6 @@ COMMON = {
 }
 EXACT = dict(COMMON, sizes="n = (d-1)t with d-1 any divisor of n, d = 2 and t = 1 (d = n+1) included; no asymptotic "
                            "hypothesis, so the claim must hold at every n of the path")
-ASYMPTOTIC = dict(COMMON, sizes="d - 1 = the divisor of n nearest n^beta, beta in [1/4, 1] (endpoints included), "
-                                "d <= n: d = omega(n^0.02) (and omega(n^{2 a0 + 0.02}), a0 < 0.1) along the path; "
-                                "exponents in (0.02, 1/4) are admissible but reach their asymptotic regime only "
-                                "beyond n = 10^15 (beta = 0.1 gives d = 8 at n = 10^9)",
-                  n="'for sufficiently large n' (o(.) and omega(.) hypotheses): refuted only if it fails at the "
-                    "largest n of the path; the report gives the n from which it holds")
 GROWTH = dict(COMMON, sizes=(
     "d = omega(n^0.02) and t sqrt(d) = o(n^0.99) (omega(n^{2 a0 + 0.02}) for D0 with F_exp) admit every growth law "
     "d = n^beta, beta in (0.02, 1]: the path runs over (beta, n), d - 1 the divisor of n nearest n^beta (d <= n), "
@@ -874,7 +865,8 @@ def _pair_weights(pair, rng, size):
     statement=r"\exists \mathcal{D}_0, \mathcal{D}_1 \subset \mathbb{R}^{2n \times d}, F_{\exp}, F_{\mathrm{lin}} "
               r"\text{ four-layer}: \text{w.h.p. over the weights } F_{\exp} \text{ distinguishes } \mathcal{D}_0, "
               r"\mathcal{D}_1 \text{ and } F_{\mathrm{lin}} \text{ does not}",
-    domain=lambda n: pair_case(n, beta=BETA, a1_max=20.0, m_rule=m_large), path=SCALING, eventually=True,
+    domain=lambda pt: pair_case(pt["n"], beta=st.just(pt["beta"]), a1_max=20.0, m_rule=m_large), path=BETA_PATH,
+    eventually=True,
     sample=_pair_weights, probability=lambda p: 1.0 - 4.0 * p.delta,
     interpretation=dict(
         NETWORK,
