@@ -337,3 +337,23 @@ def _middle(which, bad_n, why=None):
 middle_false = _middle("false", 100, "path [10, 100, 1000, 10^4], st.floats(0, 1) per point: false on "
                        "[0.20, 0.24] (4%) at n = 100 only")
 middle_twin = _middle("twin", None)
+
+
+# 4. Strategies the engine cannot read a Space off (``@st.composite``, ``flatmap``, ``filter``,
+#    ``one_of``), written as a new user writes them: only the design over their choices covers them.
+@st.composite
+def _width_and_x(draw):
+    """A width k in 1..5 and x in [0, 1]: a composite strategy of two choices."""
+    return draw(st.integers(1, 5)), draw(st.floats(0, 1))
+
+
+_user_step("composite-expensive", "@st.composite (k in 1..5, x in [0, 1]), cost expensive: false for x in "
+           "[0.70, 0.75] (5%)", _width_and_x(), 0.70, 0.75, cost="expensive", pick=lambda c: c[1])
+_user_step("composite-flatmap", "st.integers(2, 9).flatmap(k -> (k, st.floats(0, k))): false for x/k in "
+           "[0.40, 0.44] (4%)", st.integers(2, 9).flatmap(lambda k: st.tuples(st.just(k), st.floats(0, k))),
+           0.40, 0.44, pick=lambda c: c[1] / c[0])
+_user_step("composite-filter", "the triangle x, y >= 0, x + y <= 1 by .filter: false for x in [0.30, 0.33] "
+           "(4% of the triangle)", st.tuples(st.floats(0, 1), st.floats(0, 1)).filter(lambda t: t[0] + t[1] <= 1),
+           0.30, 0.33, pick=lambda c: c[0])
+_user_step("composite-one-of", "st.one_of(st.floats(0, 1), st.floats(10, 11)): false on [10.50, 10.56] (3% of "
+           "the draws)", st.one_of(st.floats(0, 1), st.floats(10, 11)), 10.50, 10.56)

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attncheck import Choice, Int, Real, Space, claim, le
+from attncheck import Choice, Int, Real, Space, claim, le, lt
 from attncheck.claims import Registry
 from attncheck.engine import run
 from attncheck.engine.derived import MAX_PARAMS, derive
@@ -124,6 +124,12 @@ def _claims() -> Registry:
     def filtered(x, xp):
         return le(xp.asarray(x), 1.0, xp)
 
+    @claim("derived/none/coin", kind="probabilistic", statement="Pr[U < 1] >= 0.5", registry=reg, source="test",
+           domain=st.floats(0, 1).filter(lambda x: x != 0.5), sample=lambda c, rng, size: rng.random(size),
+           probability=0.5)
+    def coin(x, U, xp):
+        return lt(xp.asarray(U), 1.0, xp)
+
     return reg
 
 
@@ -140,12 +146,18 @@ def test_a_domain_only_claim_gets_corners_design_and_optimizer():
     assert stages["optimizer"] > 0
 
 
-def test_no_design_for_asymptotic_claims_nor_without_a_space():
+def test_no_design_for_asymptotic_claims_nor_random_ones_without_a_space():
     rec = run(REG.get("derived/asymptotic/flat"), "quick", seed=0)
     assert all(p["stages"]["design"] == 0 and p["stages"]["corners"] > 0 for p in rec["evidence"]["path"])
+    rec = run(REG.get("derived/none/coin"), "quick", seed=0)
+    assert rec["verdict"] == "HOLDS"
+    assert rec["evidence"]["stages"] == {"corners": 0, "hypothesis": 24, "design": 0, "optimizer": 0}
+
+
+def test_a_deterministic_claim_without_a_space_gets_the_design_over_its_choices():
     rec = run(REG.get("derived/none/filtered"), "quick", seed=0)
     assert rec["verdict"] == "HOLDS"
-    assert rec["evidence"]["stages"] == {"corners": 0, "hypothesis": 48, "design": 0, "optimizer": 0}
+    assert rec["evidence"]["stages"] == {"corners": 0, "hypothesis": 48, "design": 64, "optimizer": 0}
 
 
 def test_corners_of_many_choices_stop_at_the_budget():

@@ -108,6 +108,9 @@ class Check:
 
     shrink = False
     covers = True  # runs the space-filling design (search.design_values)
+    # runs the design over the strategy's choices when the claim has no Space (engine.choices); off for the
+    # random kinds: their composite strategies (the network theorems among them) would take about twice as long
+    choices = False
 
     def __init__(self, claim: Claim, prof: Profile, budget: Budget, seed: int, point,
                  esc: precision.Escalation, alpha_test: float | None = None):
@@ -132,6 +135,7 @@ class DeterministicCheck(Check):
     """identity / inequality: the slack must hold on every element (float64, then mpmath)."""
 
     shrink = True
+    choices = True
 
     def _decide(self, case) -> precision.Decided:
         return precision.holds(lambda xp, idx: _flat(self.claim.evaluate(case, xp), idx), self.margin, self.esc,

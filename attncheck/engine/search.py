@@ -8,8 +8,9 @@ The Space is the claim's declared one, or one read off its strategy where that i
    boundary can hide a failure beside it. (With a derived Space, after Hypothesis.)
 2. **Hypothesis** draws the domain (the claim's strategy, or the Space's), targets the
    tightest case and, for deterministic claims, shrinks a counterexample.
-3. **Design** (claims with a Space): scrambled Sobol points covering it, so that a
-   violation on a few percent of the domain is hit whatever Hypothesis' draws favour.
+3. **Design**: scrambled Sobol points covering the Space, so that a violation on a few
+   percent of the domain is hit whatever Hypothesis' draws favour; for a deterministic
+   claim with no Space, the same design answers its strategy's choices (:mod:`.choices`).
 4. **Optimizer**: from the tightest cases seen (and seeded random points), a bounded
    derivative-free search (Powell) over the Space's real coordinates minimises the
    check's objective; its best point is checked like any other case.
@@ -24,6 +25,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
 from hypothesis import seed as hyp_seed
 from scipy.optimize import minimize
 
+from . import choices
 from .checks import Check, Point, Violation, seed_of, short
 from .derived import derive
 
@@ -112,6 +114,12 @@ def design_values(check: Check, point, corners: list[dict]) -> list[dict]:
 
 def _design(check: Check, pt: Point) -> None:
     space = space_of(check.claim, pt.point)
+    if space is None:
+        if check.choices and check.budget.design:
+            seed = seed_of(check.seed, check.claim.id, repr(pt.point), "choices")
+            for case in choices.cases(check.claim.strategy(pt.point), check.budget.design, seed):
+                _checked(check, case, pt, "design")
+        return
     for values in design_values(check, pt.point, corner_values(check.claim, pt.point, check.budget)):
         _checked(check, space.case(values), pt, "design", values)
 
