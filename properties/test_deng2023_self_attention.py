@@ -12,8 +12,8 @@ probability 1 - delta/poly(n)" (every claim of the paper, Appendices D, E, F): P
 poly(n) = 1 (the most lenient), delta drawn in [10^-3, 0.1) (delta < 10^-3 unchecked). The
 asymptotic hypotheses on d (d = omega(n^0.02), omega(n^{4 a0 + 0.02})) admit every growth law
 d = n^beta: the theorems and sign lemmas run on a path over (beta, n) (attncheck.engine.series),
-each beta judged by the "sufficiently large n" rule on its own; the exact lemmas keep d - 2 any
-divisor of n, and Lemma D.4 the range d - 2 in [n^{1/2}, n/2].
+each beta judged by the "sufficiently large n" rule on its own (Lemma D.4 too, like D.8, D.12 and
+D.16 that share its hypothesis); the exact lemmas keep d - 2 any divisor of n.
 Ids: sub-bullets get suffixes (``part-2-one`` / ``part-2-rest``: the bullets "one index"
 and "the other indices"); a stated part refuted with an evident correction points, by
 an erratum, at ``<part>-corrected``; ``theorem-6.2/part-2-evident`` is the evident
@@ -68,11 +68,6 @@ A1_GROWING = ("a1 in [0.7, max(20, n^{1/4})]: Definition D.1 bounds a1 only belo
               "depend on a1, so the cap grows without bound along the path (every a1 is drawn from some n on). "
               "Larger a1 at a given n fails: Theorem D.13 at d - 2 ~ n^{1/2} fails for a1 >~ n^{0.45} "
               "(Pr[F_lin = 0] = 0.03 at n = 10^9, a1 = 10^4; 1.0 at n = 10^12)")
-HYPOTHESIS_D = ("d - 2 a divisor of n in [n^{1/2}, n/2], i.e. d = n^beta with beta in [1/2, 1]: our reading of "
-                "d in [omega(n^0.02), n] and t sqrt(d) = o(n^0.99) (it also gives d = omega(n^{4 a0 + 0.02}) for "
-                "every a0 < 0.1). Slower powers are admissible but their limit is out of reach: with d = n^0.3 "
-                "(d - 2 = 500 at n = 10^9) the identity columns' term b Z / (d-2), Z a sum of d-2 signs, still "
-                "exceeds the 0.1 sqrt(log n) margin for one sign vector in ~300 at b = 0.9")
 EVENTUALLY = ("the asymptotic hypotheses make this a 'for sufficiently large n' statement: refuted only if "
               "it fails at the largest n of the path; the report gives the n from which it holds")
 SIGMA = "sigma uniform on {-1, +1}^d, <c_{j0}, sigma> drawn exactly through its column-group sums"
@@ -92,14 +87,11 @@ M_NETWORK = ("m = ceil(10 log(n/delta)) for every event: one network must make F
 
 EXACT = {"quick": [2, 3, 12, 100, 10**4, 10**6, 10**9],
          "deep": [2, 3, 4, 5, 6, 8, 12, 30, 100, 10**3, 10**4, 10**5, 10**6, 10**8, 10**9, 10**12, 10**15]}
-SIGNS = {"quick": [10**2, 10**3, 10**4, 10**6, 10**9],
-         "deep": [10, 10**2, 10**3, 10**4, 10**5, 10**6, 10**8, 10**9, 10**12]}
-SIGNS_LARGE = {"quick": [10**6, 10**7, 10**8, 10**9],
-               "deep": [10**6, 10**7, 10**8, 10**9, 10**10, 10**11, 10**12]}
 BETAS = {"quick": (0.2, 0.5, 1.0), "deep": (0.2, 0.25, 0.3, 0.4, 0.5, 0.75, 1.0)}
 BETA_N = {"quick": [10**2, 10**4, 10**6, 10**9, 10**12, 10**15, 10**18],
           "deep": [10**2, 10**3, 10**4, 10**6, 10**8, 10**9, 10**10, 10**12, 10**14, 10**15, 10**16, 10**18]}
 BETA_PATH = {p: grid("beta", BETAS[p], BETA_N[p]) for p in BETAS}
+BETA_PATH_LARGE = {p: grid("beta", BETAS[p], [n for n in BETA_N[p] if n >= 10**6]) for p in BETAS}
 DEFINITION = {"quick": [2, 3, 6, 12, 60, 1000], "deep": [2, 3, 4, 5, 6, 8, 12, 24, 60, 120, 1000, 5000]}
 DENSE_ENTRIES = 2 * 10**6
 A1_EXACT = 100.0
@@ -470,13 +462,6 @@ def _sign_statement(prefix, attention, j0, event, probability):
 WHP = (r"1 - \delta/\mathrm{poly}(n)", lambda case: 1.0 - case.delta)
 
 
-def _sizes(point):
-    """(n, widths) of a path point: {"beta", "n"}: d - 2 nearest n^beta; a plain n: d - 2 in [n^{1/2}, n/2]."""
-    if isinstance(point, dict):
-        return point["n"], sas.beta_width(point["beta"])
-    return point, sas.hypothesis_width
-
-
 def _coefficient(label, exp):
     """The dataset coefficient on a path over (beta, n): a1 with a growing cap on D_1; on D_0 with F_exp / c_exp
     (Lemma D.8, Theorem D.9) a0 < (beta - 0.02)/4; otherwise a0 anywhere in (0, 0.1)."""
@@ -491,14 +476,14 @@ def _growth_reading(label, exp):
     return {"d": GROWTH_D, **extra}
 
 
-def _sign_claim(cid, *, label, attention, j0, event, prefix, reading, probability=WHP, a=None, path=SIGNS,
+def _sign_claim(cid, *, label, attention, j0, event, prefix, reading, probability=WHP, a=None, path=BETA_PATH,
                 erratum=None):
     """Pr_sigma[<c_{j0}, sigma> event tau] >= probability (its TeX and value) for j0 = j3 (j0=False) or
     a row j0 != j3."""
 
     @claim(cid, kind="probabilistic", source=_source(cid),
            statement=_sign_statement(prefix, attention, j0, event, probability[0]),
-           domain=lambda pt: sas.sign_case(_sizes(pt)[0], label, j0, a(pt) if a else None, _sizes(pt)[1]),
+           domain=lambda pt: sas.sign_case(pt["n"], label, j0, a(pt) if a else None, sas.beta_width(pt["beta"])),
            sample=_sigma,
            probability=probability[1], path=path, eventually=True, interpretation=reading, erratum=erratum)
     def signs(case, S, xp):
@@ -510,14 +495,11 @@ def _sign_claim(cid, *, label, attention, j0, event, prefix, reading, probabilit
     return signs
 
 
-def _sign_reading(label, extra=()):
-    out = {"dataset": D1.format(hi=20) if label else D0, "d": HYPOTHESIS_D, "x": X_ONES + " (Appendix D's setting; "
-           "the lemma inherits it from Lemmas D.3/D.7/D.11/D.15)", "V": V_EYE, "sigma": SIGMA, "threshold": TAU,
-           "probability": POLY, "delta": DELTA, "n": EVENTUALLY, "log": LOG,
-           "j0": "j0 != j3 drawn by position (next row, same residue as j3, previous row, anywhere)"}
-    if label:
-        out["a1"] = ("a1 in [0.7, 20]: the proofs take a1 = O(1); for larger a1 the claims need larger n "
-                     "(the D_1 F_lin bounds carry a1 (1 + a1) / n)")
+def _sign_reading(label, exp, extra=()):
+    out = {"dataset": D0, "x": X_ONES + " (Appendix D's setting; the lemma inherits it from Lemmas "
+           "D.3/D.7/D.11/D.15)", "V": V_EYE, "sigma": SIGMA, "threshold": TAU, "probability": POLY, "delta": DELTA,
+           "n": EVENTUALLY, "log": LOG, "j0": "j0 != j3 drawn by position (next row, same residue as j3, previous "
+           "row, anywhere)", **_growth_reading(label, exp)}
     out.update(extra)
     return out
 
@@ -538,14 +520,15 @@ D4_NOTE = (
 
 _publish(
     _sign_claim("deng2023/lemma-d.4/part-1", label=1, attention="exp", j0=False, event=">=", probability=("1/10", 0.1),
-                prefix=D1_SIGNS, reading=_sign_reading(1, {"probability": "1/10 as printed (delta plays no role)"})),
+                prefix=D1_SIGNS, a=_coefficient(1, True),
+                reading=_sign_reading(1, True, {"probability": "1/10 as printed (delta plays no role)"})),
     _sign_claim("deng2023/lemma-d.4/part-2", label=1, attention="exp", j0=True, event="<",
-                prefix=D1_SIGNS, reading=_sign_reading(1),
+                prefix=D1_SIGNS, a=_coefficient(1, True), reading=_sign_reading(1, True),
                 erratum=Erratum("deng2023/lemma-d.4/part-2-corrected", D4_NOTE)),
     _sign_claim("deng2023/lemma-d.4/part-2-corrected", label=1, attention="exp", j0=True, event="<",
                 prefix=D1_SIGNS + r",\ a_1 < 1,\ (a_1 + b) n^{a_1-1} \le 0.05 \text{ (corrected)}",
-                a=lambda n: lambda b: sas.a1_values(sas.a1_within_budget(n, b)), path=SIGNS_LARGE,
-                reading=_sign_reading(1, {"a1": (
+                a=lambda pt: lambda b: sas.a1_values(sas.a1_within_budget(pt["n"], b)), path=BETA_PATH_LARGE,
+                reading=_sign_reading(1, True, {"a1": (
                     "a1 in [0.7, a*(n, b)], a*(n, b) the largest a1 < 1 with (a1 + b) n^{a1-1} <= 0.05 (0.745 "
                     "at n = 10^6, b = 0.9): 'n large enough for a1' made explicit; the path starts at n = 10^6, "
                     "the first power of 10 where a1 = 0.7 qualifies for every b")})),
@@ -556,7 +539,7 @@ def _two_sided(lemma, label, attention, prefix):
     """Parts 1 (j0 = j3) and 2 (j0 != j3): Pr[|<c_{j0}, sigma>| < tau] >= 1 - delta/poly(n)."""
     exp = attention == "exp"
     return [_sign_claim(f"deng2023/{lemma}/part-{i}", label=label, attention=attention, j0=j0, event="|<|",
-                        prefix=prefix, reading=_sign_reading(label, _growth_reading(label, exp)),
+                        prefix=prefix, reading=_sign_reading(label, exp),
                         a=_coefficient(label, exp), path=BETA_PATH)
             for i, j0 in ((1, False), (2, True))]
 
@@ -599,10 +582,9 @@ def _network_claim(cid, *, label, events, m_rule, statement, reading, erratum=No
     return network
 
 
-def _network_reading(label, m_reading, extra=()):
-    out = {"dataset": D1.format(hi=20) if label else D0, "d": HYPOTHESIS_D, "tau": TAU, "x, V": X_THEOREM,
-           "network": NETWORK, "y": Y_RADEMACHER, "m": m_reading, "probability": POLY, "delta": DELTA,
-           "n": EVENTUALLY, "log": LOG}
+def _network_reading(m_reading, extra=()):
+    out = {"dataset": D0, "tau": TAU, "x, V": X_THEOREM, "network": NETWORK, "y": Y_RADEMACHER, "m": m_reading,
+           "probability": POLY, "delta": DELTA, "n": EVENTUALLY, "log": LOG}
     out.update(extra)
     return out
 
@@ -628,24 +610,24 @@ _publish(
     _network_claim("deng2023/theorem-d.5/main", label=1, events=[("exp", "> 0")], m_rule=sas.m_fire,
                    statement=_theorem("0.02", 1, r"F_{exp}(A_1,A_2,A_3) > 0,\ x = 1_{d^2},\ "
                                             + F_DEF["exp"]),
-                   reading=_network_reading(1, M_FIRE, {
+                   reading=_network_reading(M_FIRE, {
                        "x, V": "x = 1_{d^2} as the theorem states; V = I_d as in the lemmas its proof cites",
                        "index": "the display's c_exp(A, x) (no j0) read as c_exp(A, x)_{j0}"})),
     _network_claim("deng2023/theorem-d.9/main", label=1, events=[("exp", "= 0")], m_rule=m_smallest,
                    statement=_theorem("4a_0+0.02", "1 \\text{ (as printed)}", r"F_{exp}(A_1,A_2,A_3) = 0"),
-                   reading=_network_reading(1, M_ZERO, {
+                   reading=_network_reading(M_ZERO, {
                        "a0": "the hypothesis' a0 is D_0's; d - 2 >= n^{1/2} meets it for every a0 < 0.1"}),
                    erratum=Erratum("deng2023/theorem-d.9/main-corrected", D9_NOTE)),
     _network_claim("deng2023/theorem-d.9/main-corrected", label=0, events=[("exp", "= 0")], m_rule=m_smallest,
                    statement=_theorem("4a_0+0.02", "0 \\text{ (corrected)}", r"F_{exp}(A_1,A_2,A_3) = 0"),
-                   reading=_network_reading(0, M_ZERO)),
+                   reading=_network_reading(M_ZERO)),
     _network_claim("deng2023/theorem-d.13/main", label=1, events=[("lin", "= 0")], m_rule=m_smallest,
                    statement=_theorem("0.02", 1, r"F_{lin}(A_1,A_2,A_3) = 0"),
-                   reading=_network_reading(1, M_ZERO)),
+                   reading=_network_reading(M_ZERO)),
     _network_claim("deng2023/theorem-d.17/main", label=0, events=[("lin", "= 0")], m_rule=m_smallest,
                    statement=_theorem("0.02", 0, r"F_{lin}(A_1,A_2,A_3) = 0 \text{ (with } "
                                             + F_DEF["exp"] + r" \text{ displayed)}"),
-                   reading=_network_reading(0, M_ZERO, {"conclusion": (
+                   reading=_network_reading(M_ZERO, {"conclusion": (
                        "the theorem displays the definition of F_exp but concludes F_lin(A1, A2, A3) = 0 (Section "
                        "D.5, 'Dataset 0 with F_lin'; the proof cites Lemma D.16): the conclusion is checked as "
                        "printed, F_lin of Definition C.2")})),
@@ -666,21 +648,21 @@ T62_1_NOTE = (
 _publish(
     _network_claim("deng2023/theorem-6.2/part-1", label=1, events=[("exp", "> 0"), ("exp", "= 0")], m_rule=sas.m_fire,
                    statement=T62.replace("{label}", "1") + r"F_{exp}(A_1) > 0,\ F_{exp}(A_1) = 0",
-                   reading=_network_reading(1, M_NETWORK, T62_READING),
+                   reading=_network_reading(M_NETWORK, T62_READING),
                    erratum=Erratum("deng2023/theorem-6.2/part-1-corrected", T62_1_NOTE)),
     _network_claim("deng2023/theorem-6.2/part-1-corrected", label=1, events=[("exp", "> 0"), ("lin", "= 0")],
                    m_rule=sas.m_fire, statement=T62.replace("{label}", "1") + r"F_{exp}(A_1) > 0,\ F_{lin}(A_1) = 0"
-                   r" \text{ (corrected)}", reading=_network_reading(1, M_NETWORK, T62_READING)),
+                   r" \text{ (corrected)}", reading=_network_reading(M_NETWORK, T62_READING)),
     _network_claim("deng2023/theorem-6.2/part-2", label=0, events=[("lin", "= 0"), ("lin", "= 0")], m_rule=sas.m_fire,
                    statement=T62.replace("{label}", "0") + r"F_{lin}(A_1) = 0,\ F_{lin}(A_1) = 0",
-                   reading=_network_reading(0, M_NETWORK, dict(T62_READING, duplicate=(
+                   reading=_network_reading(M_NETWORK, dict(T62_READING, duplicate=(
                        "the D_0 display repeats F_lin(A1) = 0; as printed it is Theorem D.17's statement and is "
                        "checked so; its evident reading (F_exp(A1) = 0 and F_lin(A1) = 0, Theorems D.9 and D.17) "
                        "is deng2023/theorem-6.2/part-2-evident")))),
     _network_claim("deng2023/theorem-6.2/part-2-evident", label=0, events=[("exp", "= 0"), ("lin", "= 0")],
                    m_rule=sas.m_fire, statement=T62.replace("{label}", "0") + r"F_{exp}(A_1) = 0,\ F_{lin}(A_1) = 0"
                    r" \text{ (evident reading of the duplicated display)}",
-                   reading=_network_reading(0, M_NETWORK, T62_READING)),
+                   reading=_network_reading(M_NETWORK, T62_READING)),
 )
 
 
