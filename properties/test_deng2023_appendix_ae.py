@@ -42,9 +42,11 @@ LOG = "natural logarithm"
 SECTION_E = ("Section E: b^2 + c^2 = 1 (Lemma E.1, Theorem E.4), a1 >= 1 (Lemma E.1); Definition D.1's "
              "b, c >= 0.1 kept (b in [0.1, sqrt(0.99)]); V = I_d, A1 = A2 = A3")
 QK_IDENTITY = "QK^T = I_d (Section E's preamble, Lemma E.1, Theorem E.4)"
+A1_DRAWN = "a1 drawn in [1, 100] (the ends, 1.2, 2, 5, 20 and between); UNCHECKED: a1 > 100"
 SIZES_NOTE = ("n = (d-2) t up to the path point: d - 2 in [1, 40] (d = 3, 4 included), t = 1, the largest t "
               "and anything between; j3 at the first row, the second (another residue), row d - 2 (j3's residue "
-              "again), the last row, anywhere; a1 up to 100 (no upper bound: 1.2, 2, 5, 20, 100 and between)")
+              "again), the last row, anywhere; a1 up to 100 (no upper bound: 1.2, 2, 5, 20, 100 and between). "
+              "UNCHECKED: d - 2 > 40 and a1 > 100")
 EXPONENTS = ("u_exp = n^e compared as log u_exp = e log n to relative 1e-9 (bounds that are attained, "
              "e.g. u_exp = n^{c^2} at the lower end of [n^{c^2}, n^{b^2+c^2}], are equalities)")
 COUNTS = ("'There t-1 indices equal/<= X' read as 'at least t-1 indices' (the most lenient reading); "
@@ -594,7 +596,7 @@ E3_COMMON = {"setting": SECTION_E, "QK^T": QK_IDENTITY, "numerics": ORBITS_NOTE,
                   "the report gives the n from which it holds",
              "a1": "a1 >= 1 (Lemma E.1): the lemma cites Definition D.1, whose a1 >= 0.7 admits a1 in [0.7, 1), "
                    "where f_exp(j3, j3) -> 0 and Part 1 fails for large n (e.g. n ~ 10^6, b = 0.1, d - 2 ~ n^0.52: "
-                   "pass rate 0.000); Section E's a1 >= 1 is the admissible (lenient) reading",
+                   "pass rate 0.000); Section E's a1 >= 1 is the admissible (lenient) reading; " + A1_DRAWN,
              "b": "b in (0.1, 0.7): Definition D.1's b >= 0.1, and 2 b^2 + 0.02 < 1 for d <= n"}
 E3_A = a_values(1.0)
 E3_B = (0.1, 0.7)
@@ -692,7 +694,7 @@ def _network_sizes(case, S, size):
                     "networks; a stream with fewer firing columns than networks is an ERROR, never a pass",
         "setting": SECTION_E.replace("Definition D.1's b, c >= 0.1 kept (b in [0.1, sqrt(0.99)])",
                                      "b in (0, 0.2) as stated"), "QK^T": QK_IDENTITY,
-        "numerics": ORBITS_NOTE, "path": SCALED_NOTE, "tau": TAU, "log": LOG,
+        "numerics": ORBITS_NOTE, "path": SCALED_NOTE, "tau": TAU, "log": LOG, "a1": A1_DRAWN,
     },
 )
 def theorem_e_4(case, S, xp):

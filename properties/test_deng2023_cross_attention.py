@@ -51,8 +51,10 @@ COMMON = {
                  "definition_f1.py: 2 query x 3 key classes x 3 column groups, n and d only as counts)",
     "indices": "j2, j3 anywhere in [n]: equal or distinct, first or last row, any residue of j3 mod (d-1); "
                "every row j0, key j1 and column i0 of the stated case is checked",
-    "a0": "a0 drawn in [1e-12, 0.1 - 1e-12]: the open interval (0, 0.1) approached from both ends",
-    "a1": "a1 drawn in [1 + 1e-12, 1000]: a1 > 1 is unbounded above (2, 20, 1000 included)",
+    "a0": "a0 drawn in [1e-12, 0.1 - 1e-12]: the open interval (0, 0.1) approached from both ends; UNCHECKED: "
+          "a0 within 1e-12 of either end",
+    "a1": "a1 drawn in [1 + 1e-12, 1000] (2, 20, 1000 included); a1 > 1 is unbounded above: UNCHECKED a1 > 1000 "
+          "and a1 in (1, 1 + 1e-12)",
 }
 EXACT = dict(COMMON, sizes="n = (d-1)t with d-1 any divisor of n, d = 2 and t = 1 (d = n+1) included; no asymptotic "
                            "hypothesis, so the claim must hold at every n of the path")

@@ -42,7 +42,8 @@ V_EYE = "V = I_d, as the lemma states: (A3 V)_{i0} is column i0 of A3 = A1"
 BC = "b in [0.1, 0.9], c = 1 - b exactly in binary (the ends 0.1 / 0.9 within one ulp)"
 D1 = ("D_1 of Definition D.1: a1 in [0.7, {hi:g}] (0.7, 1, 5, 20, {hi:g} drawn often; Definition D.1 has no upper "
       "bound), " + BC + ", j3 anywhere (first/last row, block edges)")
-D0 = ("D_0 of Definition D.1: a0 in [1e-12, 0.1) (1e-12, 1e-6, 0.099, 0.1 - 1e-9 drawn often), " + BC
+D0 = ("D_0 of Definition D.1: a0 in [1e-12, 0.1) (1e-12, 1e-6, 0.099, 0.1 - 1e-9 drawn often; UNCHECKED: a0 < 1e-12, "
+      "where the a0-dependent slacks, ~ a0 log n / n, leave 240-digit arithmetic), " + BC
       + ", j3 anywhere (first/last row, block edges)")
 SIZES = ("n on the path; d - 2 any divisor of n, d = 3 and d = n + 2 included (Definition D.1 alone relates "
          "d and n: n = (d-2) t)")
