@@ -617,7 +617,8 @@ _publish(
     _network_claim("deng2023/theorem-d.9/main", label=1, events=[("exp", "= 0")], m_rule=m_smallest,
                    statement=_theorem("4a_0+0.02", "1 \\text{ (as printed)}", r"F_{exp}(A_1,A_2,A_3) = 0"),
                    reading=_network_reading(M_ZERO, {
-                       "a0": "the hypothesis' a0 is D_0's; d - 2 >= n^{1/2} meets it for every a0 < 0.1"}),
+                       "a0": "the hypothesis' a0 is D_0's (D_1 has none): d = n^beta = omega(n^{4 a0 + 0.02}) "
+                             "for every a0 < (beta - 0.02)/4, so every beta of the path qualifies"}),
                    erratum=Erratum("deng2023/theorem-d.9/main-corrected", D9_NOTE)),
     _network_claim("deng2023/theorem-d.9/main-corrected", label=0, events=[("exp", "= 0")], m_rule=m_smallest,
                    statement=_theorem("4a_0+0.02", "0 \\text{ (corrected)}", r"F_{exp}(A_1,A_2,A_3) = 0"),
