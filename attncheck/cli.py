@@ -132,6 +132,7 @@ def cmd_report(args) -> int:
         stage = staging.Staging(args.out, replace=args.replace)
     except staging.OutputError as e:
         fail(str(e))
+    beside = None
     try:
         if client is not None:
             from . import cluster
@@ -139,15 +140,17 @@ def cmd_report(args) -> int:
             pending = None if args.skip_experiments else cluster.submit_experiments(client, args.profile, args.seed)
             rc, status = _report_dask(client, args, stage)
         else:
+            if not args.skip_experiments:
+                from .background import Experiments
+
+                beside = Experiments(args.profile, args.seed)
             rc, status = _report_xdist(args, stage)
         if args.skip_experiments:
             report.keep_experiments(args.out, stage.path)
         elif client is not None:
             cluster.gather_experiments(pending, stage.path, progress=lambda m: print(m, flush=True))
         else:
-            from . import experiments
-
-            experiments.run_all(args.profile, stage.path, args.seed, progress=lambda m: print(m, flush=True))
+            beside.finish(stage.path, progress=lambda m: print(m, flush=True))
         report.write_summary(stage.path)
         doc = json.loads((stage.path / "results.json").read_text())
         where, line = stage.commit(staging.Status(status["complete"], status["reason"] or "", len(doc["claims"]),
@@ -159,6 +162,8 @@ def cmd_report(args) -> int:
         stage.abandon()
         raise
     finally:
+        if beside is not None:
+            beside.stop()
         if client is not None:
             from . import cluster
 

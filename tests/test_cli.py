@@ -3,6 +3,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from test_plugin import USER_FILE
 
 
@@ -135,9 +137,11 @@ def test_quick_experiments_do_not_replace_deep_ones(tmp_path):
     assert json.loads((tmp_path / "experiments.json").read_text())["experiments"][0]["profile"] == "deep"
 
 
-def test_ctrl_c_of_a_report_prints_one_line_and_nothing_from_the_workers(tmp_path):
+@pytest.mark.parametrize("experiments", [["--skip-experiments"], []], ids=["claims", "claims-and-experiments"])
+def test_ctrl_c_of_a_report_prints_one_line_and_nothing_from_the_workers(tmp_path, experiments):
     """Ctrl-C reaches attncheck, the pytest controller and its xdist workers (one process group): one line, exit 130,
-    the output folder as it was; no worker writes its teardown to the closed channel (PluggyTeardownRaisedWarning)."""
+    the output folder as it was; no worker writes its teardown to the closed channel (PluggyTeardownRaisedWarning),
+    and the experiments' child (attncheck/background.py), running beside the claims, is stopped without a word."""
     import os
     import signal
     import time
@@ -147,7 +151,7 @@ def test_ctrl_c_of_a_report_prints_one_line_and_nothing_from_the_workers(tmp_pat
     f = tmp_path / "slow_claims.py"
     f.write_text(SLOW_FILE)
     proc = subprocess.Popen([sys.executable, "-m", "attncheck", "report", "--claims", str(f), "--out",
-                             str(tmp_path / "rep"), "-n", "2", "--profile", "quick", "--skip-experiments"],
+                             str(tmp_path / "rep"), "-n", "2", "--profile", "quick", *experiments],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True, preexec_fn=default_sigint)
     time.sleep(15)  # the quick claims are done, the slow one is running

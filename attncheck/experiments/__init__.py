@@ -22,11 +22,11 @@ DESCRIPTIONS = {key: value for mod in _PAPERS for key, value in mod.DESCRIPTIONS
 RUNNERS = [mod.entries for mod in _PAPERS]
 
 
-def run_all(profile: str, out_dir, seed: int = 0, progress=print) -> Path:
-    """Run every experiment, write figures and experiments.json; return the JSON path."""
+def run_all(profile: str, out_dir, seed: int = 0, progress=print, runners=None) -> Path:
+    """Run every experiment (of ``runners``, default RUNNERS), write figures and experiments.json; return the JSON path."""
     out = Path(out_dir)
     (out / "figures").mkdir(parents=True, exist_ok=True)
-    entries = [e for runner in RUNNERS for e in runner(profile, out, seed, progress)]
+    entries = [e for runner in (RUNNERS if runners is None else runners) for e in runner(profile, out, seed, progress)]
     doc = {"experiments": entries}
     path = out / "experiments.json"
     path.write_text(json.dumps(doc, indent=1) + "\n")
