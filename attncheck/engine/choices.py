@@ -5,9 +5,10 @@ builds its value from a sequence of primitive choices (integers, floats, boolean
 case i answers the j-th bounded integer, bounded float or boolean choice from coordinate j of
 row i of a scrambled Sobol design: a parameter drawn by the strategy's j-th choice is then
 stratified over its range, as the Space design stratifies a declared parameter, whatever the
-strategy does with it. Choices past the design's dimensions, unbounded numbers, weighted
-integers, strings and bytes come from Hypothesis' own provider, seeded per row. A row whose
-draw is rejected (``filter``, ``assume``) is skipped. Rows are a fixed function of the seed.
+strategy does with it. Such choices past the design's dimensions are uniform draws; unbounded
+numbers, weighted integers, strings and bytes come from Hypothesis' own provider (both seeded
+per row). A row whose draw is rejected (``filter``, ``assume``) is skipped. Rows are a fixed
+function of the seed.
 """
 from __future__ import annotations
 
