@@ -2,8 +2,8 @@
 
 The claims' workers and the experiments then share the cores: a deep report's experiments
 (37 min on one core, bombari2024's figures 30 of them) no longer run alone after the claims.
-The child writes into a scratch folder of its own, whose files :meth:`Experiments.finish`
-moves into the report; its output goes to a log, shown after the claims; it ignores Ctrl-C,
+The child writes into a scratch folder of its own, whose experiments :meth:`Experiments.finish`
+carries into the report; its output goes to a log, shown after the claims; it ignores Ctrl-C,
 and the parent stops it (:meth:`Experiments.stop`) on an interruption or a failed run.
 """
 from __future__ import annotations
@@ -14,6 +14,8 @@ import shutil
 import signal
 import tempfile
 from pathlib import Path
+
+from . import report
 
 
 def _child(profile: str, scratch: str, seed: int, runners) -> None:
@@ -40,7 +42,7 @@ class Experiments:
         self.proc.start()
 
     def finish(self, out_dir, progress=print) -> None:
-        """Wait for the child, pass its output on and move experiments.json and the figures into ``out_dir``;
+        """Wait for the child, pass its output on and carry experiments.json and its figures into ``out_dir``;
         RuntimeError (with the output's tail) if it failed."""
         if self.proc.is_alive():
             progress("attncheck: the claims are done; waiting for the experiments that run beside them")
@@ -53,12 +55,7 @@ class Experiments:
                                + "\n".join(text.splitlines()[-20:]))
         if text:
             progress(text.rstrip("\n"))
-        done = self.scratch / "out"
-        for src in sorted(done.rglob("*")):
-            if src.is_file():
-                dst = Path(out_dir) / src.relative_to(done)
-                dst.parent.mkdir(parents=True, exist_ok=True)
-                shutil.move(src, dst)
+        report.keep_experiments(self.scratch / "out", Path(out_dir))
         self.stop()
 
     def stop(self) -> None:

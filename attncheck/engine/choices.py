@@ -22,7 +22,7 @@ from hypothesis.internal.conjecture.providers import HypothesisProvider
 from scipy.stats import qmc
 
 DIMENSIONS = 32
-"""Choices answered from the design; later ones are Hypothesis' (uniform-random rows then)."""
+"""Choices answered from the design; later bounded ones are uniform draws (seeded per row)."""
 
 
 class DesignProvider(HypothesisProvider):

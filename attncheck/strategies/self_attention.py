@@ -193,8 +193,6 @@ class PairCase:
                 f"a1={p1.a!r}, j3_1={p1.j3}, delta={self.delta!r}, m={self.m})")
 
 
-
-
 M_FIRE_C = 10.0
 """C of m = ceil(C log(n/delta)) for F_exp > 0: (9/10)^m <= delta/n needs C >= 1/log(10/9) = 9.49,
 with Lemma D.4 Part 1's firing probability 1/10 per column y_l."""
