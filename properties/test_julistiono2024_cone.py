@@ -212,8 +212,12 @@ def _pi_emp(case, xp):
               r"\langle\nabla\mathcal L(W),W/\|W\|_p\rangle\ge(1+\pi)\langle\nabla\mathcal L(W),W^{mm}/\|W^{mm}\|_p\rangle",
     space=lambda R: _space(R, pi=Real(1e-4, 1.0, log=True)), path=R_PATH, eventually=True, cost="expensive",
     interpretation={**CONE, "provenance": "DERIVED-UNCERTAIN (R_pi formula unknown)",
-                    "pi": "pi drawn in [1e-4, 1] (log scale); the statement's 'every pi > 0' is checked for these",
-                    "R": R_NOTE, "form": "equivalently pi_emp(W) = <grad L, bar W>/<grad L, bar W_mm> - 1 <= pi"},
+                    "pi": "pi drawn in [1e-4, 1] (log scale); the statement's 'every pi > 0' is checked for these. "
+                          "pi > 1 follows at the same point from any drawn pi (the checked form pi_emp <= pi is "
+                          "monotone in pi)",
+                    "R": R_NOTE, "form": "equivalently pi_emp(W) = <grad L, bar W>/<grad L, bar W_mm> - 1 <= pi",
+                    "unchecked": CONE["unchecked"] + "; pi in (0, 1e-4): not drawn (the R_pi it needs is unknown and "
+                                 "may lie beyond the path's end)"},
 )
 def lemma_21(case, xp):
     if _undecidable_in_float(case, xp):
@@ -239,6 +243,9 @@ R27_PATH = {"quick": [1.0, 3.0, 10.0, 30.0, 100.0], "deep": [1.0, 2.0, 3.0, 5.0,
                             "to that precision)",
                     "pi": "drawn in [1e-4, 1] (log scale), as in lemma-21/main", "eta": "'eta small': eta in "
                     "[1e-3, 1] (log scale)",
+                    "unchecked": CONE["unchecked"] + "; pi in (0, 1e-4) and pi > 1: not drawn (the right side "
+                                 "falls with pi only where its bracket is positive, so pi > 1 is not implied by the "
+                                 "drawn pi as in lemma-21/main); eta in (0, 1e-3): not drawn",
                     "R": "R_pi exists but its formula is unknown: judged at the end of the path R / ||W_mm||_p in "
                          "{1, 3, 10, 30, 100} (eventually). Unchecked: R > 100 ||W_mm||_p, where one step changes "
                          "||W||_p^(p-1) and L by less than e^-300 relative (beyond 240-digit arithmetic)",

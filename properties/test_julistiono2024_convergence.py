@@ -81,6 +81,8 @@ RUN = {
           "R_pi, whose formula is unknown, so the claim is judged at the largest R0 (eventually)",
     "pi": "pi_s = max(0, pi_emp(W(s))) with pi_emp = <grad L, bar W> / <grad L, bar W_mm> - 1 (the smallest pi for "
           "which Lemma 21's conclusion holds at W(s), as in the claims file's check of Lemma 27)",
+    "unchecked": CONE["unchecked"] + "; eta in (0, 1e-3): not drawn; k > K: the statement's 'every k' is cut at the "
+                 "path's horizon K = 60 steps (quick) and K = 2000 (deep)",
 }
 
 
@@ -191,11 +193,16 @@ class StatedRun(Run):
                     "check": "bar D_k <= mu for k = 1..K; the cone's other half, ||W(k)||_p >= R, is the norm's "
                              "monotonicity (lemma-30/monotone); at this R one step changes ||W||_p by less than its "
                              "rounding, so that half is unchecked here",
-                    "caveat": "at this R the per-step change of bar D is tiny (excursions bar D_k - bar D_0 measured below "
-                              "1e-18 over 150 steps; many runs do not move in float64), so the check is close to "
-                              "bar D_0 <= mu; the dynamics near the cone's edge are checked by lemma-28/eq-27 at R0 "
-                              "<= 10 (deep 30) ||W_mm||_p, where runs leave the mu(alpha)-cone (excursions up to 0.2 at "
-                              "R0 = ||W_mm||_p: outside this lemma's hypothesis, not failures)"},
+                    "caveat": "in these runs the check is not exercised beyond the start: at this R the per-step change "
+                              "of bar D is tiny (excursions bar D_k - bar D_0 measured below 1e-18 over 150 steps; many "
+                              "runs do not move in float64), while bar D_0 <= u f mu <= 0.99 mu holds by construction, "
+                              "so the check reduces to bar D_0 <= mu and a HOLDS here says no more than that; the "
+                              "dynamics near the cone's edge are checked by lemma-28/eq-27 at R0 <= 10 (deep 30) "
+                              "||W_mm||_p, where runs leave the mu(alpha)-cone (excursions up to 0.2 at R0 = "
+                              "||W_mm||_p: outside this lemma's hypothesis, not failures)",
+                    "unchecked": CONE["unchecked"] + "; mu < mu(alpha) (the statement is for every mu in (0, "
+                                 "mu(alpha)]; only mu = mu(alpha) is drawn); eta in (0, 1e-3): not drawn; k > K: the "
+                                 "statement's 'every k >= 1' is cut at K = 60 steps (quick) and K = 150, 2000 (deep)"},
 )
 def lemma_28(run, xp):
     def form(tr, xp):
@@ -265,6 +272,14 @@ LONG = {
     "transient": "from R0 = ||W_mm||_p bar D first rises (excursion ~0.06-0.2, outside Lemma 28's cone); the largest "
                  "ratio peaks at K ~ 2000-4000 steps and then falls (measured); a path inside K <= 1000 sees only "
                  "that rise and cannot decide (the quick path of an earlier version: INCONCLUSIVE)",
+    "p": "p in {1.75, 2, 3} (the experiments' exponents). Unchecked: p in (1, 1.75), p > 3 and p between these values "
+         "(not drawn)",
+    "eta": "eta = 1 only",
+    "unchecked": CONE["unchecked"] + "; eta != 1, in particular every eta < 1 that 'eta small' admits (one run per "
+                 "(seed, p), at eta = 1); starts other than u = 0.5, w = 0; the admissible start of Lemma 28 "
+                 "(||W(0)||_p >= R with R >= R_pi): W(0) here has ||W(0)||_p = ||W_mm||_p, below the R of Lemma 28's "
+                 "constants (about 5 to 9e7 ||W_mm||_p in lemma-28/main, growing with eta), so these runs start "
+                 "outside Lemma 28's hypothesis",
 }
 
 _LONG_RUNS: dict = {}

@@ -3,7 +3,7 @@
 No lemma statement survived the extraction of the appendix; the statements checked are the
 reconstructions of ``shared/papers/julistiono2024-claims.md``, each with its provenance label
 (CODE / DERIVED / DERIVED-UNCERTAIN / MISSING) in its interpretation. Scalar lemmas are
-checked over their whole domains (p from just above 1 to 64, x = y, zeros); differences of
+checked with p from just above 1 to 64 (larger p unchecked), x = y and zeros; differences of
 nearly equal powers are formed as y^a expm1(a log1p((x-y)/y)), so float64 is accurate and
 ties (relative slack below 1e-11) go to mpmath.
 """
@@ -18,7 +18,9 @@ from attncheck.strategies.mirror_descent import P_MAX, exponents, matrices, matr
 
 PAPER = "julistiono2024 (arXiv 2410.14581)"
 NORM = "||W||_p is the entrywise ell_p norm of all m entries (CODE: pnorm of the flattened matrix)"
-DOMAIN_P = f"p over (1, {P_MAX:g}]: the values 1.1-4 of the paper and claims file, points just above 1, uniform draws"
+DOMAIN_P = (f"p over the statement's range cut at {P_MAX:g} (P_MAX): the values 1.1-4 of the paper and claims file "
+            f"that lie in it, points just above 1 where the range starts at 1, uniform draws; p > {P_MAX:g} (not "
+            f"drawn) is unchecked where the statement admits it")
 
 
 # ---- Definition 1 / Section 1.3 identities ---------------------------------------------------
@@ -33,7 +35,9 @@ DOMAIN_P = f"p over (1, {P_MAX:g}]: the values 1.1-4 of the paper and claims fil
                                   "code)", "norm": NORM,
                     "evaluation": "<grad psi(W), .>/||W||^(p-1) = <grad psi(W/||W||), .> (homogeneity), so tiny W "
                                   "do not underflow",
-                    "tolerance": "1e-9 relative to the magnitude of the terms of D_psi's direct formula (about 2)"},
+                    "tolerance": "1e-9 relative to the magnitude of the terms of D_psi's direct formula (about 2)",
+                    "p": "p in (1, 8] (exponents(1, 8): the values 1.1-4, points just above 1, uniform draws)",
+                    "unchecked": "p > 8 and matrices larger than 4 x 4 (not drawn)"},
 )
 def directional_form(case, xp):
     p, Wmm, W = case
@@ -227,6 +231,7 @@ def _triples(draw):
     interpretation={"provenance": "DERIVED (exact, standard three-point identity)",
                     "domain": "same-shape triples up to 4 x 4 around matrices of any scale, spreads 1e-8..1e2, "
                               "p in (1, 8]",
+                    "unchecked": "p > 8 and shapes larger than 4 x 4 (not drawn)",
                     "tolerance": "1e-9 relative to the rounding scale: the magnitudes of the terms of the direct "
                                  "formulas of the three divergences and of grad psi(y), grad psi(z) times |x - z|"},
 )

@@ -27,7 +27,11 @@ SETTING = {
 STEP = {**SETTING, "W": "W(k) = s G with s in {0} u [1e-3, 30] (log), G Gaussian, 30% exact zeros half the time. "
                         "Unchecked here: s > 30, where one step moves W by less than e^-300 relative and the claim's "
                         "slack (second order in the step) is below what 240-digit arithmetic resolves; large norms "
-                        "are covered inside the cone (lemma-20, lemma-21, lemma-27)"}
+                        "are covered inside the cone (lemma-20, lemma-21, lemma-27)",
+        "p": "p in (1.1, 6] (att_cases: the values 1.5-4 of P_STANDARD, 6 and uniform draws)",
+        "unchecked": "p in (1, 1.1] and p > 6: not drawn (the range is open at 1.1, the experiments' smallest "
+                     "exponent, and closed at 6, the end of the claims file's hint range (1, 6]); eta outside "
+                     "[1e-4, 1e2]: not drawn"}
 STEP_CASES = att_cases(p_lo=1.1, scale_hi=30.0)
 
 
@@ -73,8 +77,11 @@ def lemma_16(case, xp):
     domain=att_cases(),
     interpretation={**SETTING, "provenance": "DERIVED (exact)",
                     "reference": "the printed formula (S' formed densely) against the pairwise form "
-                                 "1/2 sum s_t s_tau (gamma_t - gamma_tau)(x_t - x_tau) the models use; the pairwise "
-                                 "form is checked against torch autograd in tests/test_julistiono2024_models.py",
+                                 "1/2 sum s_t s_tau (gamma_t - gamma_tau)(x_t - x_tau) the models use: two forms of "
+                                 "the same printed formula, so this claim does not check that the formula is the "
+                                 "gradient. That is checked against torch autograd only in "
+                                 "tests/test_julistiono2024_models.py (both forms; one dataset n = 6, T = 8, d = 10, "
+                                 "W at scales 0.1, 1, 5, rtol 1e-10)",
                     "tolerance": "entrywise, 1e-9 of the rounding scale of the dense formula "
                                  "(1/n) sum_i |ell'_i| sum_t s_t (|gamma_t| + |gamma_i^T s_i|) |x_tj| |z_ik|"},
 )
@@ -131,7 +138,12 @@ GEOM_SPACE.build = _geom_case
     interpretation={**SETTING, "provenance": "DERIVED (two readings match the proof; this is (i), V = W^mm)",
                     "W_mm": "ell_p-AttSVM solution of the Section 4.1 dataset (seeds 0-3) with alpha_i = argmax_t "
                             "gamma_it, p in {1.1, 1.5, 1.75, 2, 2.5, 3, 4} (solved once per (seed, p), KKT <= 1e-13)",
-                    "eta": "any eta in [1e-4, 1e2] (the step is an exact identity plus Hoelder: no size condition)"},
+                    "eta": "any eta in [1e-4, 1e2] (the step is an exact identity plus Hoelder: no size condition)",
+                    "data": "the four Section 4.1 datasets (n = 6, T = 8, d = 10; seeds 0-3), not SETTING's draws",
+                    "W": "W(k) = s G with s in [1e-3, 1e3] (log) and G Gaussian (no zero W, no exact zeros)",
+                    "unchecked": "W(k) = 0, W(k) with exact zero entries and s outside [1e-3, 1e3]; datasets other "
+                                 "than these four (other n, T, d); alpha other than the argmax; p in (1, 1.1), p > 4 and "
+                                 "p between the listed values; eta outside [1e-4, 1e2] (none of these is drawn)"},
 )
 def lemma_22_i(case, xp):
     data, p = _data(case), case.p
@@ -267,9 +279,13 @@ ETA_PATH = {"quick": [1e-2, 1.0, 1e2, 1e4, 1e6], "deep": [1e-2, 1e-1, 1.0, 10.0,
     interpretation={**SETTING, "provenance": "DERIVED ('small enough' is local: psi - eta L convex along the step)",
                     "path": "the path variable is 1/eta (eta = 1e2 down to 1e-6 in quick, 1e-7 in deep); 'for eta "
                             "small enough' is judged at the end of the path (eventually)",
-                    "domain": "p in [1.1, 6] and ||W|| scale <= 10. Unchecked: p in (1, 1.1) and larger W, where the "
-                              "admissible eta shrinks to 0 with the curvature (p-1)|w|^(p-2) of psi, so no fixed path "
-                              "point covers every case"},
+                    "W": "W(k) = s G with s in {0} u [1e-3, 10] (log) and G Gaussian, 30% exact zeros half the time",
+                    "domain": "p in (1.1, 6] (att_cases: the values 1.5-4 of P_STANDARD, 6 and uniform draws) and "
+                              "||W|| scale s <= 10",
+                    "unchecked": "p in (1, 1.1] and s > 10, where the admissible eta shrinks to 0 with the curvature "
+                                 "(p-1)|w|^(p-2) of psi, so no fixed path point covers every case; p > 6 (not drawn: "
+                                 "the claims file's hint range is (1, 6]); eta below the path's end (1e-6 quick, 1e-7 "
+                                 "deep)"},
 )
 def lemma_24_descent(case, xp):
     data, p, eta, Wk = _data(case), case.p, case.eta, xp.asarray(case.W)
@@ -318,7 +334,14 @@ def lemma_4_i(case, xp):
     "julistiono2024/lemma-4/part-ii", kind="inequality", source=f"{PAPER}, main body Lemma 4 (proof in A.5)",
     statement=r"p\ge2:\ \|W(k+1)\|_p-\|W(k)\|_p\le(\eta G_q)^{1/(p-1)}",
     domain=att_cases(p_lo=2.0, scale_hi=30.0).filter(lambda c: c.p >= 2 and np.any(c.W)),
-    interpretation={**L4, "W = 0": "excluded (equality case, as in part-i)"},
+    interpretation={**L4, "p": "p in (2, 6] (att_cases(p_lo=2): the values 2.5, 3, 4 of P_STANDARD, 6 and uniform "
+                               "draws)",
+                    "W = 0": "W(k) = 0 is the equality case (||W(k+1)||_p = (eta ||grad L(0)||_q)^(1/(p-1)) exactly); "
+                             "the domain filters it out, so it is unchecked here (part-i keeps W = 0 and decides that "
+                             "tie exactly)",
+                    "unchecked": "p = 2, the statement's boundary (not drawn: att_cases opens its lower end); p > 6 "
+                                 "(not drawn: the claims file's hint range is (1, 6]); W(k) = 0; eta outside "
+                                 "[1e-4, 1e2]: not drawn"},
 )
 def lemma_4_ii(case, xp):
     N0, N1, gq = _increments(case, xp)
@@ -329,7 +352,10 @@ def lemma_4_ii(case, xp):
 @claim(
     "julistiono2024/lemma-4/part-iii", kind="inequality", source=f"{PAPER}, main body Lemma 4 (proof in A.5)",
     statement=r"1<p<2:\ \|W(k+1)\|_p-\|W(k)\|_p\le\frac{\eta G_q}{p-1}\max(\|W(k+1)\|_p,\|W(k)\|_p)^{2-p}",
-    domain=att_cases(p_lo=1.1, p_hi=2.0, scale_hi=30.0).filter(lambda c: c.p < 2), interpretation=L4,
+    domain=att_cases(p_lo=1.1, p_hi=2.0, scale_hi=30.0).filter(lambda c: c.p < 2),
+    interpretation={**L4, "p": "p in (1.1, 2) (att_cases: the values 1.5, 1.75 of P_STANDARD and uniform draws)",
+                    "unchecked": "p in (1, 1.1]: not drawn (the range is open at 1.1, the experiments' smallest "
+                                 "exponent); eta outside [1e-4, 1e2]: not drawn"},
 )
 def lemma_4_iii(case, xp):
     N0, N1, gq = _increments(case, xp)
