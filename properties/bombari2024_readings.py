@@ -14,6 +14,15 @@ PROB = ("'with probability at least 1 - exp(-cD)' (or 1 - exp(-c log^2 d), 1 - e
 DRAWS = ("3 independent draws of the random weights per case (each draw is a whole random model and a "
          "gradient ascent; the engine caps the Monte Carlo sample with draws=3)")
 K_RATIO = "k = Omega(D) / Theta(D): k = ceil(rho D) with rho drawn in {1/4, 1, 2} (k = D is the authors' choice)"
+#: the parts of the domain no claim draws, named in each claim's "unchecked" where its hypothesis admits them
+K_OMEGA = ("k = omega(D) (k / D growing), admitted by k = Omega(D): rho takes only the fixed values 1/4, 1, 2, "
+           "so k / D <= 2 at every path point")
+ACTS_LIPSCHITZ = ("activations other than relu, tanh, gelu, softplus: 'Lipschitz and not identically 0' also "
+                  "admits phi(x) = x, |x| and leaky ReLU (among others), not drawn")
+ACTS_NONLINEAR = ("activations other than relu, tanh, gelu, softplus: 'Lipschitz and non-linear' also admits |x| "
+                  "and leaky ReLU (among others), not drawn")
+ACTS_HE = ("activations other than relu, gelu, softplus: 'Lipschitz with (4.3) solvable' also admits phi(x) = x "
+           "and |x| (beta = 1) and leaky ReLU of slope a (beta = 2 / (1 + a^2)) (among others), not drawn")
 TOKENS = ("X: every Assumption-1 family (normalized Gaussian rows, binary hypercube rows, repeated tokens, "
           "near-collinear rows, orthogonal rows when n <= d, low rank, antipodal pairs)")
 LOWER = ("LOWER side of the sup: S is estimated by projected gradient ascent (4 restarts, 40 normalised steps, "

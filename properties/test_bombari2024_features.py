@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from attncheck import Real, Space, claim, close, le, lt
 from attncheck.models import random_features as rf
 from attncheck.strategies.token_matrices import token_case_sizes, ws_case
-from bombari2024_readings import ACTS, HE_ACTS, K_RATIO, PROB, RHO, TOKENS, generator
+from bombari2024_readings import ACTS, ACTS_HE, ACTS_LIPSCHITZ, HE_ACTS, K_OMEGA, K_RATIO, PROB, RHO, TOKENS, generator
 
 GH_T, GH_W = np.polynomial.hermite_e.hermegauss(240)
 NP_ACTS = {"relu": lambda x: np.maximum(x, 0.0), "tanh": np.tanh, "softplus": lambda x: np.logaddexp(0.0, x),
@@ -70,7 +70,9 @@ def _features_norm(case, rng, size):
 B10 = {"probability": PROB, "k": K_RATIO, "X": TOKENS + " (the law of ||phi(X)|| does not depend on X under "
        "Assumption 1: V flat(X) ~ N(0, I_k), drawn exactly without V)", "d": "d = 4; D = 4n >= 256 (at D = 16, k = 4 a ReLU feature "
        "vector vanishes with probability 1/16 and sqrt(k) / ||phi|| is infinite: the statement is asymptotic in D)",
-       "draws": "64 draws of V per case", "activation": "relu, tanh, gelu, softplus (Lipschitz, not 0)"}
+       "draws": "64 draws of V per case", "activation": "relu, tanh, gelu, softplus (Lipschitz, not 0)",
+       "unchecked": ACTS_LIPSCHITZ + "; " + K_OMEGA + " (the law of the ratio depends on k only: k = omega(D) "
+                    "changes which D each k is paired with)"}
 
 
 @claim("bombari2024/eq-b.10/upper", kind="asymptotic", source="bombari2024 Appendix B, (B.10) (and (B.26))",
@@ -104,7 +106,7 @@ def _op_norms(case, rng, size):
        domain=lambda n: ws_case(n, (4,), ("relu",), RHO), sample=_op_norms, probability=0.5, path=B7_PATH,
        cost="expensive", draws=32,
        interpretation={"probability": PROB, "k": K_RATIO, "d": "d = 4; D = 4n (the law of ||V||_op depends on k "
-                       "and D only)",
+                       "and D only)", "unchecked": K_OMEGA,
                        "V": "||V||_op drawn from its exact law: the singular values of a k x D Gaussian matrix are "
                             "those of a bidiagonal matrix of chi variables (Silverstein 1985, Dumitriu-Edelman "
                             "2002), its largest by bisection: O(D) per draw instead of a dense SVD, so the path "
@@ -142,6 +144,7 @@ def _drf_norms(case, rng, size):
        interpretation={"probability": PROB, "k": K_RATIO + "; layers 2..L are k x k", "d": "d = 4; D = 4n",
                        "L": "l = L in {1, 2, 3}; e^{Cl} is fixed for fixed l, so the ratio must stay bounded along n",
                        "activation": "relu, gelu, softplus with beta from (4.3) (tanh: no beta exists)",
+                       "unchecked": ACTS_HE,
                        "weights": "||phi_L(X)|| drawn from its exact law without the weights (V_1 flat(X) ~ "
                                   "N(0, beta I_k) under Assumption 1, then V_{l+1} phi_l ~ N(0, beta ||phi_l||^2 / k "
                                   "I_k) given phi_l): O(k L) per draw, 16 draws per case, k up to 131072",
@@ -159,7 +162,11 @@ def lemma_c1(case, R, xp):
        domain=st.tuples(token_case_sizes((1, 12), (1, 12)), st.integers(0, 2**31 - 1), st.floats(0.0, 30.0)),
        interpretation={"scope": "deterministic in W: every W (Gaussian N(0, 1/d) times a scale in [0, 30], so "
                                 "nearly one-hot softmax rows are included), n, d in [1, 12]",
-                       "check": "the largest row norm <= sqrt(d) (1 + 1e-12), which implies the Frobenius bound"})
+                       "check": "the largest row norm <= sqrt(d) (1 + 1e-12), which implies the Frobenius bound",
+                       "strength": "every row of phi_RAF(X) = s(X) X is a convex combination (a softmax row) of "
+                                   "rows of X of norm sqrt(d) (Assumption 1), so the bound is the triangle "
+                                   "inequality: it holds for every W and cannot fail except by rounding; a pass "
+                                   "confirms the arithmetic of (D.59)-(D.60), nothing about the random W"})
 def d60(case, xp):
     tc, seed, scale = case
     g = generator(seed)

@@ -13,7 +13,8 @@ from attncheck.models import glm
 from attncheck.models import random_features as rf
 from attncheck.strategies.glm import feature_case
 from attncheck.strategies.token_matrices import ws_case
-from bombari2024_readings import ACTS, DRAWS, K_RATIO, PROB, RESTARTS, RHO, STEPS, TOKENS, X_of, generator, seeds
+from bombari2024_readings import (ACTS, ACTS_LIPSCHITZ, ACTS_NONLINEAR, DRAWS, K_OMEGA, K_RATIO, PROB, RESTARTS, RHO,
+                                  STEPS, TOKENS, X_of, generator, seeds)
 
 #: float64 decides an identity only below this condition number of K_r; above it mpmath does
 COND_MAX = 1e8
@@ -61,7 +62,10 @@ def eq_6_9(case, xp):
        domain=feature_case(), interpretation=dict(GLM, check=(
            "with S(X) replaced by ||phi(X^i(Delta)) - phi(X)|| / ||phi(X)|| <= S(X) (its definition (3.4)): "
            "a stronger inequality, so a pass implies the stated one; the left side evaluated as "
-           "|(phi' - phi)^T phi| / ||phi||^2 (the paper's first step, an identity), exact when phi' = phi")))
+           "|(phi' - phi)^T phi| / ||phi||^2 (the paper's first step, an identity), exact when phi' = phi. With S(X) "
+           "so replaced, the check is Cauchy-Schwarz, |u^T phi| <= ||u|| ||phi|| with u = phi' - phi, on arbitrary "
+           "vectors (the generic features drawn here, not phi_RF): it cannot fail except by rounding, so a pass "
+           "confirms the printed step and says nothing about S_RF(X)")))
 def eq_6_10(case, xp):
     Phi, phi, pert, Y, y, theta0 = (xp.asarray(a) if isinstance(a, np.ndarray) else a for a in case.arrays())
     nphi = xp.sqrt(phi @ phi)
@@ -130,7 +134,8 @@ def eq_6_15(case, xp):
 
 
 def n_train(k: int) -> int:
-    """N = max(2, ceil(k^(1/3))): N log^3 N / k falls along the path (0.17 at k = 64, 0.08 at k = 4096)."""
+    """N = max(2, ceil(k^(1/3))): N log^3 N / k trends down along the path, not monotonically (0.33 at k = 32,
+    0.17 at k = 64, 0.08 at k = 4096)."""
     return max(2, math.ceil(k ** (1 / 3) - 1e-9))
 
 GEN_PATH = {"quick": [16, 32, 64], "deep": [16, 32, 64, 128, 256, 512]}
@@ -154,17 +159,44 @@ def _task(case, seed, iid_x: bool):
 
 SETUP = {"probability": PROB, "draws": DRAWS, "k": K_RATIO,
          "N": "N = max(2, ceil(k^(1/3))) training samples, so that N log^3 N = o(k) and N log^4 N = o(D^2) "
-              "along the path (N log^3 N / k is 0.17 at k = 64 and falls)",
+              "along the path (N log^3 N / k trends down, not monotonically: 0.33 at k = 32, 0.17 at k = 64, 0.08 "
+              "at k = 4096)",
          "d": f"d = {GEN_D}; D = {GEN_D} n", "labels": "Y and y i.i.d. uniform on {-1, +1}; y_Delta = -y",
          "theta_0": "theta_0 = 0",
          "activation": "relu, tanh, gelu, softplus (Lipschitz, non-linear, not 0)"}
 GAP = ("the smallest gamma of Assumption 2 for each Delta, gamma(Delta) = |f(X^i(Delta), theta*) - f(X, theta*)| "
        "(< 2; the bound (2 - gamma)^2 is largest there); the implied constant sqrt(n) * max(0, sup_Delta [(2 - "
        "gamma)^2 - Err]) must stay bounded: refuted only if the error falls below (2 - gamma)^2 - C / sqrt(n) for "
-       "every C along n. |f(X, theta*)| = O(1) is not imposed: it is whatever the trained model gives")
+       "every C along n. |f(X, theta*)| = O(1) is not imposed and not monitored (its value is not recorded): it is "
+       "whatever the trained model gives")
 SEARCH = (f"LOWER side of the sup over Delta: projected gradient ascent of the gap over {SEARCH_TOKENS} tokens "
           f"(0 and n - 1), {RESTARTS} restarts, {STEPS} steps; only iterates with gamma < 2 count; a found Delta "
           "with a large gap refutes")
+#: the parts of the admissible domain not drawn (the "unchecked" of each claim below)
+N_UNCHECKED = ("N = k^a with 1/3 < a < 1 (N log^3 N = o(k) admits every a < 1; Theorem 4 puts no condition on N) "
+               "and N comparable to n or larger (admitted when d or k / D grows, and by Theorem 4 at any d; the "
+               "regime of Figure 4: N in {100, 700, 1300} at n in {40, 120}, d = 768): N = max(2, ceil(k^(1/3))) "
+               "gives N / n <= 0.375 (n = 16, rho = 2), falling like n^(-2/3): only N << n is drawn")
+D_UNCHECKED = f"d growing with n (d = {GEN_D} at every n; the statements put no condition on d)"
+I_UNCHECKED = (f"the indices i in [1, n - 2] (the statements are for any i in [n]): the search covers i in "
+               f"{{0, n - 1}} only ({SEARCH_TOKENS} tokens)")
+K_B2 = ("k = o(D) and k = omega(D): Lemma B.2 has no hypothesis relating k to D (only N log^3 N = o(k) and "
+        "N log^4 N = o(D^2)), but the 'k' reading (rho in {1/4, 1, 2}, k = Theta(D)) is applied to it as to "
+        "the other claims")
+LAW_UNCHECKED = ("mean-zero Lipschitz-concentrated laws satisfying Assumption 1 other than the two drawn (sphere "
+                 "rows, hypercube rows)")
+FREE_T4 = ("not searched (unchecked as universally quantified inputs): the labels Y, y (the theorem holds for any "
+           "+-1 labels), theta_0 (any initialisation; theta_0 = 0 only), the training set X_1, ..., X_N (the "
+           "theorem assumes nothing on it) and N (fixed by k); each Monte Carlo draw takes the training family, "
+           "samples and labels from its seed and the implied constant is the median over 3 draws, so these inputs "
+           "are treated as random, and a minority of them on which the bound fails would not show. "
+           "|f(X, theta*)| = O(1), a hypothesis, is not monitored")
+FREE_T5 = ("not searched (unchecked as universally quantified inputs): the labels Y, y (the theorem holds for any "
+           "+-1 labels) and theta_0 (any initialisation; theta_0 = 0 only); each Monte Carlo draw takes the labels "
+           "from its seed and the implied constant is the median over 3 draws, so they are treated as random, and "
+           "a minority of them on which the bound fails would not show (the training data are random in the "
+           "theorem: drawing them is its own probability space). |f(X, theta*)| = O(1), a hypothesis, is not "
+           "monitored")
 
 
 @claim("bombari2024/theorem-4/main", kind="asymptotic", source="bombari2024 Section 6.1, Theorem 4, (6.8) (= (B.14))",
@@ -173,7 +205,9 @@ SEARCH = (f"LOWER side of the sup over Delta: projected gradient ascent of the g
        domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO), sample=seeds, probability=0.5, path=GEN_PATH,
        cost="expensive", draws=3,
        interpretation=dict(SETUP, gamma=GAP, side=SEARCH, X="test sample X: " + TOKENS + "; training samples "
-                           "i.i.d. normalized Gaussian or hypercube rows (the theorem assumes nothing on them)"))
+                           "i.i.d. normalized Gaussian or hypercube rows (the theorem assumes nothing on them)",
+                           unchecked="; ".join([ACTS_LIPSCHITZ, K_OMEGA, N_UNCHECKED, D_UNCHECKED, I_UNCHECKED,
+                                                FREE_T4])))
 def theorem_4(case, S, xp):
     out = []
     for s in S:
@@ -192,7 +226,10 @@ T5 = dict(SETUP, data=("X and the training samples i.i.d. from one mean-zero Lip
        statement=r"\mathrm{Err}_{RF}(X^i(\Delta), \theta^*_r) > (2 - \gamma)^2 - \mathcal{O}(1/\sqrt{n}) "
                  r"\ \forall \Delta, i, \text{ w.p. } \ge 1 - e^{-c\log^2 N}",
        domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO), sample=seeds, probability=0.5, path=GEN_PATH,
-       cost="expensive", draws=3, interpretation=dict(T5, gamma=GAP, side=SEARCH))
+       cost="expensive", draws=3,
+       interpretation=dict(T5, gamma=GAP, side=SEARCH,
+                           unchecked="; ".join([ACTS_NONLINEAR, K_OMEGA, N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED,
+                                                I_UNCHECKED, FREE_T5])))
 def theorem_5(case, S, xp):
     out = []
     for s in S:
@@ -205,7 +242,9 @@ def theorem_5(case, S, xp):
 @claim("bombari2024/lemma-b.2/main", kind="asymptotic", source="bombari2024 Appendix B, Lemma B.2, (B.23)",
        statement=r"\lambda_{\min}(K_r) = \Omega(k) \text{ w.p. } \ge 1 - e^{-c\log^2 N}",
        domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO), sample=seeds, probability=0.5, path=GEN_PATH,
-       cost="expensive", draws=3, interpretation=dict(T5, ratio="k / lambda_min(K_r) (exact eigenvalue)"))
+       cost="expensive", draws=3,
+       interpretation=dict(T5, ratio="k / lambda_min(K_r) (exact eigenvalue)",
+                           unchecked="; ".join([ACTS_NONLINEAR, K_B2, N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED])))
 def lemma_b2(case, S, xp):
     return np.array([case.k / glm.lambda_min(_task(case, s, iid_x=True)[0].Kr) for s in S])
 
@@ -216,7 +255,9 @@ def lemma_b2(case, S, xp):
        cost="expensive", draws=3,
        interpretation=dict(T5, ratio="sqrt(n) * sup_Delta |F(X, X^i(Delta)) - 1|",
                            side=f"LOWER side of the sup over Delta (gradient ascent of (F - 1)^2, {SEARCH_TOKENS} "
-                                "tokens): it can refute this O(.) claim, never confirm it beyond the sizes reached"))
+                                "tokens): it can refute this O(.) claim, never confirm it beyond the sizes reached",
+                           unchecked="; ".join([ACTS_NONLINEAR, K_OMEGA, N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED,
+                                                I_UNCHECKED])))
 def lemma_b3(case, S, xp):
     out = []
     for s in S:

@@ -18,8 +18,8 @@ from attncheck.models import random_features as rf
 from attncheck.models import word_sensitivity as ws
 from attncheck.devices import torch_device
 from attncheck.strategies.token_matrices import token_case, token_case_sizes, ws_case
-from bombari2024_readings import (ACTS, DRAWS, HE_ACTS, K_RATIO, LOWER, PROB, RESTARTS, RHO, STEPS, TOKENS, UPPER,
-                                  WITNESS, X_of, generator, log4_path_ok, seeds)
+from bombari2024_readings import (ACTS, ACTS_HE, ACTS_LIPSCHITZ, DRAWS, HE_ACTS, K_OMEGA, K_RATIO, LOWER, PROB,
+                                  RESTARTS, RHO, STEPS, TOKENS, UPPER, WITNESS, X_of, generator, log4_path_ok, seeds)
 
 RF_PATH = {"quick": [16, 32, 64, 128], "deep": [4, 8, 16, 32, 64, 128, 256, 512]}
 
@@ -35,6 +35,12 @@ RAF_PATH = {"quick": [(4, 32), (8, 128), (12, 256)],
 assert all(log4_path_ok(n, d) for pts in RAF_PATH.values() for n, d in pts)
 RAF_REGIME = ("d / log^4 d = Omega(n) read as d / log^4 d >= n / 100 along the path (n, d) = "
               + ", ".join(map(str, RAF_PATH["deep"])) + "; n grows, d grows faster")
+RAF_UNCHECKED = ("n between the path's n and the boundary of the regime, n_max(d) = floor(100 d / log^4 d) = 22, 23, "
+                 "27, 33, 44, 60 at d = 32, 128, 256, 512, 1024, 2048: every path point has n < n_max(d) (quick: n = "
+                 "4, 8, 12 against 22, 23, 27; deep: n = 4, 8, 16, 32 against 22, 23, 33, 44) except the deep point "
+                 "(60, 2048), which is on the boundary; the boundary n = n_max(d), where the raf_proof claims run "
+                 "(the hardest reading), and the n between, are not drawn at the other d (quick: at no d); and "
+                 "d < 24, where the regime admits n >= d and full-rank X, is not drawn (smallest path d = 32)")
 
 
 def _rf(case, seed, depth=1, m=1, lower=True, upper=False):
@@ -50,13 +56,16 @@ def _rf(case, seed, depth=1, m=1, lower=True, upper=False):
                          lower=lower, upper=upper)
 
 
+RF_D_UNCHECKED = ("d > 16 and d growing with n (d >> n), admitted since the claim is for every d: d <= 16 at every "
+                  "n, and d > n only at n <= 8")
 RF_COMMON = {"probability": PROB, "draws": DRAWS, "k": K_RATIO, "X": TOKENS,
              "d": "d drawn in {1, 2, 4, 8, 16} with 64 <= D = n d <= 1024 at every n (the claim is for every d; "
                   "the implied constant must not grow with n). D >= 64 because the statement is asymptotic in D "
                   "too: at D = 4 with k = 1 a ReLU feature vector vanishes with probability 1/2 and (3.4) is 0/0",
              "activation": "phi in {relu, tanh, gelu, softplus}: Lipschitz and not identically 0",
              "tokens": f"ascent over {ASCENT_TOKENS} tokens (0, n - 1 and random others); a sup over a subset "
-                       "is a lower bound on the sup over all i"}
+                       "is a lower bound on the sup over all i",
+             "unchecked": ACTS_LIPSCHITZ + "; " + K_OMEGA + "; " + RF_D_UNCHECKED}
 
 
 # ---- Theorem 1 and Lemma B.1 ---------------------------------------------------------------
@@ -109,7 +118,8 @@ def _dense_chain_case():
        interpretation={"scope": "deterministic in V: every V (Gaussian N(0, 1/D) drawn by seed), every k in [1, 40], "
                                 "every token i, Delta anywhere in the sqrt(d) ball (radius fraction drawn, 1 "
                                 "included); dense V, n <= 6, d <= 5",
-                       "M": "the Lipschitz constant of phi (1 for relu, tanh, softplus; 1.1289 for gelu)"})
+                       "M": "the Lipschitz constant of phi (1 for relu, tanh, softplus; 1.1289 for gelu)",
+                       "unchecked": ACTS_LIPSCHITZ})
 def lemma_b1_chain(case, xp):
     tc, act, k, seed, frac = case
     g = generator(seed)
@@ -156,14 +166,22 @@ DRF_COMMON = dict(RF_COMMON, d=f"d drawn in {{1, 2, 4, 8, 16}} with 64 <= D = n 
                              "(claim eq-4.3/tanh-no-solution)",
                   k="k = ceil(rho D), rho in {1/4, 1, 2} (k = Theta(D)); every layer k x k after the first",
                   L="L in {1, 2, 3} at every n; e^{CL} is a constant for fixed L, so the implied constant must "
-                    "stay bounded along n (L = o(log k) holds along the path)")
+                    "stay bounded along n (L = o(log k) holds along the path)",
+                  unchecked=ACTS_HE + "; " + RF_D_UNCHECKED + "; L growing with n (admitted by L = o(log k)), not "
+                            "drawn: e^{CL} with C unknown cannot be divided out")
+#: Theorem 2's probability 1 - exp(-c log^2 d) (Lemma C.2's is 1 - 2L exp(-ck), k >= 16 on the path)
+DRF_PROB = (PROB + ". At d = 1 (drawn wherever n >= 64; the only d at n = 256) the printed probability 1 - "
+            "exp(-c log^2 d) is 0: the printed bound is vacuous there, and the argument above (for 1 - exp(-cD), D "
+            "growing) does not carry over, as d <= 16 keeps log^2 d bounded along the path; the median reading is "
+            "the one used at d = 1 and at every other d all the same")
 
 
 @claim("bombari2024/theorem-2/main", kind="asymptotic", source="bombari2024 Section 4, Theorem 2, (4.4)",
        statement=r"\mathcal{S}_{DRF} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
        domain=lambda n: ws_case(n, rf_ds(n, DRF_D_MAX), HE_ACTS, RHO, depths=(1, 2, 3)), sample=seeds, probability=0.5,
        path=DRF_PATH, cost="expensive", draws=3,
-       interpretation=dict(DRF_COMMON, side=LOWER, ratio="implied constant sqrt(n) * S_DRF,lower(X)"))
+       interpretation=dict(DRF_COMMON, probability=DRF_PROB, side=LOWER,
+                           ratio="implied constant sqrt(n) * S_DRF,lower(X)"))
 def theorem_2(case, S, xp):
     return np.array([_rf(case, s, depth=case.depth).lower * math.sqrt(case.n) for s in S])
 
@@ -173,7 +191,8 @@ def theorem_2(case, S, xp):
        statement=r"\mathcal{S}_{DRF} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
        domain=lambda n: ws_case(n, rf_ds(n, DRF_D_MAX), HE_ACTS, RHO, depths=(1, 2, 3)), sample=seeds, probability=0.5,
        path=DRF_PATH, cost="expensive", draws=3,
-       interpretation=dict(DRF_COMMON, side=UPPER.replace("M ||V_i||_op", "M^L ||V_1,i||_op prod_l ||V_l||_op"),
+       interpretation=dict(DRF_COMMON, probability=DRF_PROB,
+                           side=UPPER.replace("M ||V_i||_op", "M^L ||V_1,i||_op prod_l ||V_l||_op"),
                            ratio="implied constant sqrt(n) * S_DRF,upper(X), certified over every token i"))
 def theorem_2_upper(case, S, xp):
     return np.array([_rf(case, s, depth=case.depth, lower=False, upper=True).upper * math.sqrt(case.n) for s in S])
@@ -199,10 +218,11 @@ def lemma_c2(case, S, xp):
 DEPTHS = (2, 4, 8)
 DRF_L_PATH = {"quick": [{"n": n, "L": L} for L in DEPTHS for n in (8, 16, 32)],
               "deep": [{"n": n, "L": L} for L in DEPTHS for n in (8, 16, 32, 64, 128)]}
-DRF_L = dict(DRF_COMMON, L="L in {2, 4, 8} (Figure 2), each a path point coordinate: for fixed L the implied "
-                           "constant must stay bounded along n (judged at each L); across L the claim admits any "
-                           "growth e^{CL} with C finite, so the rate C is fitted (rate_across_L) and reported, not "
-                           "judged. L = o(log k) is an asymptotic condition: for fixed L it holds as n grows")
+DRF_L = dict(DRF_COMMON, probability=DRF_PROB,
+             L="L in {2, 4, 8} (Figure 2), each a path point coordinate: for fixed L the implied "
+               "constant must stay bounded along n (judged at each L); across L the claim admits any "
+               "growth e^{CL} with C finite, so the rate C is fitted (rate_across_L) and reported, not "
+               "judged. L = o(log k) is an asymptotic condition: for fixed L it holds as n grows")
 
 
 def _drf_point(p):
@@ -254,7 +274,8 @@ def X_of_tokens(tc):
 
 
 RAF_COMMON = {"probability": PROB, "draws": DRAWS, "regime": RAF_REGIME, "X": TOKENS, "side": WITNESS,
-              "tokens": f"{RAF_TOKENS} tokens (0 and n - 1); the sup over i is at least the max"}
+              "tokens": f"{RAF_TOKENS} tokens (0 and n - 1); the sup over i is at least the max",
+              "unchecked": RAF_UNCHECKED}
 
 
 @claim("bombari2024/theorem-3/main", kind="asymptotic", refutable=False, source="bombari2024 Section 5, Theorem 3, (5.1)",
@@ -272,7 +293,11 @@ def theorem_3(case, S, xp):
        statement=r"\forall i \in [n]\ \exists \Delta^*, \|\Delta^*\| \le \sqrt d: \|\varphi_{RAF}(X^i(\Delta^*)) - "
                  r"\varphi_{RAF}(X)\| / \|\varphi_{RAF}(X)\| = \Omega(1)",
        domain=_raf_case, sample=seeds, probability=0.5, path=RAF_PATH, cost="expensive", draws=3,
-       interpretation=dict(RAF_COMMON, ratio="implied constant 1 / min_i S_RAF,lower,i(X) over the tokens tried"))
+       interpretation=dict(RAF_COMMON, ratio="implied constant 1 / min_i S_RAF,lower,i(X) over the tokens tried",
+                           tokens=f"i in {{0, n - 1}} only: random_tokens(n, {RAF_TOKENS}) returns exactly these two "
+                                  "for n >= 3 (every path n is >= 4); the min is over these two, not over [n]",
+                           unchecked=RAF_UNCHECKED + "; the indices i in [1, n - 2] of 'for any index i in [n]': "
+                                     "not drawn (the claim is checked for i in {0, n - 1})"))
 def theorem_3_every(case, S, xp):
     return np.array([1.0 / float(_attention(case, s, "raf").per_group.min()) for s in S])
 
@@ -283,7 +308,9 @@ def theorem_3_every(case, S, xp):
        domain=_raf_case, sample=seeds, probability=0.5, path=RAF_PATH, cost="expensive", draws=3,
        interpretation=dict(RAF_COMMON, ratio="implied constant 1 / S_QKV,lower(X)",
                            weights="d' = d; W_Q, W_K, W_V entries i.i.d. N(0, 1/d), so the scores have unit variance "
-                                   "as in (3.3)"))
+                                   "as in (3.3)",
+                           unchecked=RAF_UNCHECKED + "; d' != d: (3.2) admits W_Q, W_K, W_V in R^{d' x d} for any "
+                                     "d', only d' = d is drawn; and entry variances other than 1/d: not drawn"))
 def remark_5_1(case, S, xp):
     return np.array([1.0 / _attention(case, s, "qkv").lower for s in S])
 
@@ -296,6 +323,10 @@ def remark_5_1(case, S, xp):
                  r"\text{ for at least } \Omega(n) \text{ indices}",
        domain=st.tuples(token_case_sizes((1, 24), (1, 24)), st.integers(0, 2**31 - 1)),
        interpretation={"constants": "the proof's: (x_i^T delta*)^2 >= 0.01 d^2 / n for more than n/2 indices",
+                       "fraction": "Omega(n) indices read here as at least floor(n/2) + 1 (more than n/2: the count "
+                                   "whose negation (D.12) the proof refutes). The raf_proof claims (Lemmas D.2-D.5) "
+                                   "read the same phrase as at least ceil(n/4) (this count halved by the sign choice "
+                                   "of (D.23)): two counts for one phrase; the one here is never smaller",
                        "witness": "delta* searched among 64 draws of the proof's random construction (D.8); a witness "
                                   "found proves the claim for this X; none found would be INCONCLUSIVE "
                                   "(refutable=False: an existence claim is not refuted by a failed search)",
