@@ -22,6 +22,8 @@ from attncheck.strategies import softmax_regression as ss
 PAPER = "goel2026 (arXiv 2603.01514v1)"
 PROBLEMS = ("problems (Sigma, M, sigma): d in {1..4}, k = d + {0, 1, 2}, cond(Sigma) in [1, 10], sigma_1(X) in "
             "[0.01, 10], sigma_d(X)/sigma_1(X) in [0.05, 1] (1: all singular values equal), random bases")
+BOX = ("k > d + 2, cond(Sigma) > 10, sigma_1(X) outside [0.01, 10], sigma_d(X)/sigma_1(X) < 0.05 (outside the "
+       "search box: not drawn)")
 CONSTANTS = ("alpha = sigma_d(X)/2, beta = 4 sigma_1(X), rho = sigma_d(X)/(3 sqrt(2 sigma_1(X))): the claims "
              "file's sufficient constants (the paper's are lost); a refutation with them is a refutation of our "
              "reconstruction, not of the paper's unknown constants")
@@ -30,6 +32,9 @@ TUBE = ("theta = theta* + H, theta* = theta_R uniform on the manifold (R Haar on
         "a random normal one mixed with the radial one +-Z* by 'radial' in [-1, 1]. Unchecked: r < 1e-6, where "
         "the inequalities tend to their second-order forms (which r = 1e-6 tests to about 6 digits) and r = 0 "
         "is 0 <= 0; there the float64 minimiser theta* (exact only to rounding) cannot stand for the exact one")
+TUBE_UNCHECKED = ("not searched: the worst normal direction of H (the claims file's sharper adversarial test, a "
+                  "minimisation over H normal to M): the normal direction is set by the seed, an integer the optimizer "
+                  "does not move (it moves r, radial and the problem's reals). Not drawn: d >= 5, " + BOX)
 
 
 def close_all(lhs, rhs, rtol, xp):
@@ -83,6 +88,9 @@ def _lifted(case, xp):
         "check": "relative 1e-9 of the larger of the value and the terms its residual is a difference of "
                  "(E||Mx||^2/2 + E||A mu(x)||^2/2 + L*): at A Sigma B^T = M the value is ~1e-22 of those terms and "
                  "float64 rounding (measured 6.7399e-22 vs 6.7393e-22, the deep search's case) is not a discrepancy",
+        "unchecked": "the noise term: both sides add L* = k sigma^2/2 by the same function (sr.optimal_loss), so L* is "
+                     "compared with itself (E||eps||^2/2 and the vanishing cross term are not computed); ||A||_op > 3, "
+                     "||C||_op > 2 and d >= 3 (nested quadrature) are not drawn; " + BOX,
     },
 )
 def theorem_1_part_1(case, xp):
@@ -117,6 +125,7 @@ def _tilt_case(**v):
                      "60 nodes leave 1e-8 at t = 10)",
         "check": "element-wise, 1e-9 relative plus 1e-9 (1 + t) ||Sigma||^{1/2} absolute (the scale of x'; "
                  "at t = 0 both sides are 0 up to rounding)",
+        "unchecked": "t > 10 (beyond the quadrature's measured range) and d = 4 are not drawn; " + BOX,
     },
 )
 def theorem_1_part_1_tilt(case, xp):
@@ -147,6 +156,7 @@ def _manifold_case(**v):
         "inputs": PROBLEMS + "; R Haar on O(d) (both components)",
         "check": "L - L*, R and every entry of grad F vanish up to 1e-9 relative to the scale of the terms "
                  "they are made of (||X||^2, ||Sigma||^2 ||theta||^4, ...)",
+        "unchecked": "d >= 5, " + BOX,
     },
 )
 def theorem_1_part_2(case, xp):
@@ -188,6 +198,7 @@ TWO_POINTS = Space(build=_two_points, **ss.problem_params(), flip=Choice([False,
         "check": "connectedness implied by the continuous invariant det R(theta) = det(Z_0^T Z(theta)) / det(Z_0^T Z_0) "
                  "being equal at the two points (identity, relative 1e-9); both are verified minimisers "
                  "(Theorem 1 (2))",
+        "unchecked": "d >= 5, " + BOX,
     },
 )
 def theorem_1_part_2_connected(case, xp):
@@ -210,6 +221,7 @@ def theorem_1_part_2_connected(case, xp):
         "check": "the path R(t) = R1 expm(t logm(R1^T R2)) (real skew logarithm, within one component) joins "
                  "R1 to R2 inside O(d), and F(theta_{R(t)}) - F* vanishes (up to 1e-9 relative to ||X||^2) at "
                  "t = 0, 0.1, ..., 1, and R(1) = R2",
+        "unchecked": "d >= 5, " + BOX,
     },
 )
 def theorem_1_part_2_connected_corrected(case, xp):
@@ -251,6 +263,7 @@ def _start_case(**v):
                  "Sigma-distance to M (Procrustes) is <= 1e-5 ||Z_0||_F (quadratic growth, theorem-1/part-3, makes "
                  "that distance <= 1e-6 ||Z_0|| there); an end point above F* (a saddle, or a stalled run) "
                  "is not a global minimiser and is not covered (counted in the case's record as a pass)",
+        "unchecked": "starts with scale outside [0.01, 3]; d >= 4, " + BOX,
     },
 )
 def theorem_1_part_2_argmin(case, xp):
@@ -326,6 +339,7 @@ CONVEXITY = Space(build=_convexity_case, **ss.problem_params(), a=Real(0.0, 3.0)
         "check": "smallest Hessian eigenvalue (dense, torch autograd) > 0 (strict); the corners A = 0 or B = 0 "
                  "give exact zeros (a rank-deficient A or B gives a zero only up to rounding, which is not used "
                  "as evidence)",
+        "unchecked": "||A||_op > 3, ||C||_op > 2, d >= 5, " + BOX,
     },
 )
 def separate_convexity(case, xp):
@@ -345,6 +359,7 @@ def separate_convexity(case, xp):
         "inputs": "as the stated claim",
         "check": "both smallest eigenvalues (dense autograd Hessians) against the closed forms, absolute 1e-9 of "
                  "the Hessian scale",
+        "unchecked": "as the stated claim",
     },
 )
 def separate_convexity_corrected(case, xp):
@@ -373,6 +388,7 @@ TUBE_SPACE = Space(build=_tube, **ss.tube_params(r_min=1e-6))
         "constants": CONSTANTS, "inputs": PROBLEMS + "; " + TUBE,
         "check": "inner product computed in theta coordinates (Frobenius, population gradient of F = L + R in "
                  "closed form), against alpha ||H||_Sigma^2",
+        "unchecked": TUBE_UNCHECKED,
     },
 )
 def theorem_1_part_3_convexity(case, xp):
@@ -391,6 +407,7 @@ def theorem_1_part_3_convexity(case, xp):
         "constants": CONSTANTS, "inputs": PROBLEMS + "; " + TUBE,
         "check": "||Sigma_bar^{-1} grad F Sigma^{-1}||_Sigma computed as the Sigma-norm of the preconditioned "
                  "gradient (theta coordinates), against beta ||H||_Sigma",
+        "unchecked": TUBE_UNCHECKED,
     },
 )
 def theorem_1_part_3_smoothness(case, xp):
@@ -406,6 +423,14 @@ def _any_theta(**v):
 
 ANY_THETA = Space(build=_any_theta, **ss.tube_params())
 
+LEMMA1_ALGEBRA = ("sr.project takes R* = P Q^T from the SVD Z_0^T Z = P S Q^T (Procrustes), so Z^T (Z_0 R*) = "
+                  "Q S Q^T is symmetric and PSD by algebra, and Z_0 R* has the singular values of Z_0 = "
+                  "[U_X D^{1/2}; V_X D^{1/2}] (Z_0^T Z_0 = 2D) by construction: these checks cannot fail except by "
+                  "rounding. That R* minimises ||Z - Z_0 R||_F over O(d) (that sr.project is the projection) is "
+                  "checked only in tests/test_goel2026_models.py::test_manifold_and_projection (one problem, d = 3, "
+                  "k = 5, against 200 random orthogonal matrices)")
+LEMMA1_UNCHECKED = "||H||_Sigma > 10 rho; d >= 5, " + BOX
+
 
 @claim(
     "goel2026/lemma-1/part-1", kind="identity", source=f"{PAPER}, Lemma 1 (1)",
@@ -414,9 +439,11 @@ ANY_THETA = Space(build=_any_theta, **ss.tube_params())
     space=ANY_THETA, cost="normal",
     interpretation={
         "provenance": "RECONSTRUCTED statement; DERIVED (Procrustes first-order condition)",
-        "inputs": PROBLEMS + "; theta = theta_R + H with H normal, ||H||_Sigma up to 10 rho, plus a tangent "
-                  "component: theta is projected afresh by Procrustes (the projection is what is checked)",
+        "inputs": PROBLEMS + "; theta = theta_R + H with H normal, ||H||_Sigma up to 10 rho, plus 0.1 rho times a "
+                  "standard Gaussian matrix (which has a tangent component): theta is projected afresh by Procrustes",
         "check": "S - S^T = 0 for S = Z(theta)^T Z(P_M(theta)), absolute 1e-9 of ||Z|| ||Z*||",
+        "strength": LEMMA1_ALGEBRA,
+        "unchecked": LEMMA1_UNCHECKED,
     },
 )
 def lemma_1_part_1(case, xp):
@@ -438,6 +465,8 @@ def lemma_1_part_1(case, xp):
         "provenance": "DERIVED (the claims file: PSD for the exact minimiser, the Procrustes polar factor)",
         "inputs": "as lemma-1/part-1",
         "check": "smallest eigenvalue of the symmetrised S >= -1e-9 ||Z|| ||Z*|| (rounding)",
+        "strength": LEMMA1_ALGEBRA,
+        "unchecked": LEMMA1_UNCHECKED,
     },
 )
 def lemma_1_part_1_psd(case, xp):
@@ -458,8 +487,10 @@ def lemma_1_part_1_psd(case, xp):
     interpretation={
         "provenance": "RECONSTRUCTED (the paper states inequalities, possibly in theta coordinates; exact form lost); "
                       "DERIVED as an identity in lifted coordinates",
-        "inputs": "as lemma-1/part-1",
+        "inputs": "as lemma-1/part-1, without the added Gaussian matrix (theta = theta_R + H)",
         "check": "singular values of Z(P_M(theta)) against sqrt(2 sigma_i(X)), relative 1e-9 of the largest",
+        "strength": LEMMA1_ALGEBRA,
+        "unchecked": LEMMA1_UNCHECKED,
     },
 )
 def lemma_1_part_2(case, xp):
@@ -477,6 +508,7 @@ def lemma_1_part_2(case, xp):
         "provenance": "RECONSTRUCTED; DERIVED from (4) (claims file Lemma 2)",
         "constants": CONSTANTS, "inputs": PROBLEMS + "; " + TUBE,
         "check": "F - F* = L - L* + R in closed form against beta/2 ||H||_Sigma^2",
+        "unchecked": TUBE_UNCHECKED,
     },
 )
 def lemma_2_main(case, xp):
@@ -500,6 +532,7 @@ LIFT_SPACE = Space(build=_any_theta, **ss.tube_params())
         "inputs": PROBLEMS + "; theta = theta_R + H, ||H||_Sigma up to 10 rho, theta' = theta_R",
         "check": "the four identities, each relative 1e-9 of the largest term (theta coordinates: closed-form "
                  "population gradients; Z coordinates: lifted_excess / lifted_grad with X = M Sigma^{1/2})",
+        "unchecked": LEMMA1_UNCHECKED,
     },
 )
 def theorem_1_part_3_lifted(case, xp):

@@ -41,6 +41,15 @@ QUERY_RATE = ("x_i = Sigma^{1/2} z with ||z|| in [0, 2], B = Sigma^{-1/2} C Sigm
               "self-term, p_ii stays near 1 until n ~ e^{s - q/2}, and the implied constants rise until then "
               "(measured: at q = 2.25, s = 4.5, n Var(mu_i) rises from 0.07 at n = 8 to 21 at n = 1024), so the "
               "path would not reach the asymptotic regime")
+LEMMA7_AB = ("a or b outside [0, 8] (the statement admits any real a, b): not drawn. For b < 0 the construction "
+             "cannot set s (lambda_max(2Q) need not reach 1 - gap as s grows: a = 0, b < 0 gives Q <= 0, and the "
+             "level search would not find s). a < 0 is the case a > 0 with C -> -C (same Q). For a, b >= 0, Q = "
+             "t sym(C0) + (b/a^2) t^2 C0 C0^T with t = a s set by the level, so only b/a^2 matters, and "
+             "[0, 8]^2 reaches every ratio in [0, inf]: a, b > 8 give no new Q for the drawn C0")
+INTEGRATED = ("x_i ~ N(0, Sigma) integrated (every tilt q, s, with its Gaussian weight), B = Sigma^{-1/2} C "
+              "Sigma^{-1/2} with ||C||_op in [0, 0.5], d in {1, 2, 3}, cond(Sigma) in [1, 10]. Unchecked (not drawn): "
+              "||C||_op > 0.5 (from ||C||_op = 1/2 on, E_i e^{2q} is infinite: Lemma 7's closed form), d >= 4, "
+              "cond(Sigma) > 10")
 MC_IDENTITY = ("identity between expectations checked by Monte Carlo: each coordinate of the mean of the "
                "difference (which has mean 0 exactly) must lie within 5 estimated standard errors of 0 "
                "(normal approximation; a false refutation has probability about 6e-7 per coordinate)")
@@ -140,6 +149,7 @@ def _angular_integral(Q, xp):
                      "slack is NaN and the engine re-evaluates in mpmath (tanh-sinh quadrature on intervals split "
                      "geometrically at the peak; s by bisection at the working precision)",
         "check": "relative 1e-9",
+        "unchecked": LEMMA7_AB,
     },
 )
 def lemma_7_closed_form(case, xp):
@@ -218,6 +228,7 @@ def _sphere_mean(Q, K, M):
                      "(x 64) until two levels agree to 1e-13 + 1e-16/gap, the float64 resolution at the peak (measured: 16 nodes per interval reach 1e-11, 32 reach "
                      "1e-14 at gap = 1e-2 and 1e-3)",
         "check": "relative 1e-9",
+        "unchecked": LEMMA7_AB,
     },
 )
 def lemma_7_closed_form_3d(case, xp):
@@ -493,6 +504,8 @@ def _mc_le(estimate, se, bound, xp, scale=None):
         "inputs": QUERY + "; n in [2, 128] (log scale), m in {1, 2, 3, 4}",
         "check": f"Monte Carlo over x_{{-i}} ({MC_DRAWS} draws, averaged over the n - 1 exchangeable j): refuted "
                  "only if the mean exceeds the bound by more than 5 standard errors",
+        "unchecked": "m >= 5 and n > 128 (the statement: every integer m >= 1 and every n >= 2), not drawn; "
+                     "||z|| > 3 or ||C||_op > 0.5 (larger tilts, see 'inputs'), d >= 4, cond(Sigma) > 10",
     },
 )
 def lemma_9_cross(case, xp):
@@ -507,7 +520,7 @@ def lemma_9_cross(case, xp):
     space=_n_space(), cost="expensive",
     interpretation={"provenance": "DERIVED (claims file Lemma 9, second inequality; m = 2 gives the likely "
                                   "paper form n^{-2} e^{2q - 2s/n})",
-                    "inputs": "as lemma-9/cross", "check": "as lemma-9/cross"},
+                    "inputs": "as lemma-9/cross", "check": "as lemma-9/cross", "unchecked": "as lemma-9/cross"},
 )
 def lemma_9_cross_simple(case, xp):
     D = _draws(case, 1)
@@ -521,7 +534,7 @@ def lemma_9_cross_simple(case, xp):
     space=_n_space(), cost="expensive",
     interpretation={"provenance": "DERIVED (claims file Lemma 9; the self-term bound, which fits the "
                                   "reconstructed self-term choice)",
-                    "inputs": "as lemma-9/cross", "check": "as lemma-9/cross"},
+                    "inputs": "as lemma-9/cross", "check": "as lemma-9/cross", "unchecked": "as lemma-9/cross"},
 )
 def lemma_9_self(case, xp):
     D = _draws(case, 1)
@@ -540,6 +553,8 @@ def lemma_9_self(case, xp):
         "inputs": QUERY + "; n in [3, 128]; m unused",
         "check": f"Monte Carlo ({MC_DRAWS} draws): Var estimated per j and averaged over the n - 1 j; refuted only "
                  "if Var - 2q E p^2 exceeds 0 by more than 5 standard errors (delta method)",
+        "unchecked": "n = 2 (j != i admits it; the space starts at n = 3) and n > 128, not drawn; ||z|| > 3 or "
+                     "||C||_op > 0.5 (larger tilts, see 'inputs'), d >= 4, cond(Sigma) > 10",
     },
 )
 def lemma_10_main(case, xp):
@@ -716,8 +731,7 @@ def _rate(cid, source, statement, provenance, power, stat, *, integrated=False, 
         sample=_queries if integrated else _keys, probability=0.5, cost="expensive",
         interpretation={
             "provenance": provenance,
-            "inputs": inputs or (QUERY_RATE.replace("x_i = Sigma^{1/2} z with ||z|| in [0, 2], ", "x_i ~ N(0, Sigma) "
-                                          "integrated, ") if integrated else QUERY_RATE),
+            "inputs": inputs or (INTEGRATED if integrated else QUERY_RATE),
             "quantity": quantity,
             "O(.)": RATE.replace("n^a", f"n^{power}"),
         },
@@ -772,9 +786,17 @@ lemma_12_rate = _rate(
             "closed form); ||C||_op <= 0.2 keeps both below 0.8. ||C||_op in (0.2, 0.5) is unchecked: there "
             "the first integral diverges for some C (C = 0.5 I: lambda = 1.5) and the quick search measured a "
             "rising n^2 E_i||.||^2 (C* 35.6 at n = 1024), which the lemma, read with its integrability "
-            "hypothesis, does not cover"),
+            "hypothesis, does not cover; d >= 4 and cond(Sigma) > 10 are not drawn. A3 is read differently by "
+            "goel2026/theorem-4/main (and theorem-3/*, theorem-1/part-1-finite-n) for the same Lemma 7 integrals: "
+            "sigma_1(X) <= 0.125 (4||C||^2 < 1 in the tube, ||C||_op up to 0.437), without this lambda_max "
+            "condition, which fails inside that box (e.g. d = 1, C = sigma_1(X)^{1/2} > 0.293 on the manifold: "
+            "lambda_max = 4 sigma_1(X)^{1/2} - 2 sigma_1(X) > 1 for sigma_1(X) > 0.0858)"),
     quantity="E_i ||E_{-i} mu_i - m_i||^2: per x_i, the product of the Stein forms of two independent key sets "
-             "(unbiased); " + STEIN_ESTIMATE)
+             "(unbiased); " + STEIN_ESTIMATE + ". Rate reading: O(1/n^2) for this square (n^2 E_i||.||^2 bounded), "
+             "the square of Lemma 11's O(1/n) norm, as the claims file states Lemma 12; lemma-16/rate and "
+             "lemma-21/rate read their integrated squares at O(1/n) (n E_i||.||^2 bounded: the O(1/n)-for-squares "
+             "convention of Theorems 3-4 and Lemma 15's c_5/n + c_6/n^2), a weaker requirement, and on ||C||_op up "
+             "to 0.5")
 
 
 def _stein_cov_gap(case, K):
@@ -849,7 +871,12 @@ lemma_16_rate = _rate(
     "integrated Lemma 15", 1,
     lambda c, R: float(np.mean(np.sum((_mumu(sm.query(R[0], c.B, R[1])) - _mm_rows(c, R[0]))
                                       * (_mumu(sm.query(R[0], c.B, R[2])) - _mm_rows(c, R[0])), axis=(1, 2)))),
-    integrated=True, quantity="E_i ||E_{-i}[mu mu^T] - m m^T||_F^2 (product of two independent key sets)")
+    integrated=True, quantity="E_i ||E_{-i}[mu mu^T] - m m^T||_F^2 (product of two independent key sets). Rate "
+                              "reading: O(1/n) for this square (n E_i||.||_F^2 bounded), Lemma 15's c_5/n + c_6/n^2 "
+                              "form; lemma-12/rate reads its integrated square at O(1/n^2) (the square of an O(1/n) "
+                              "norm), a stronger requirement, and only on ||C||_op <= 0.2, where its integrability "
+                              "condition lambda_max(4 sym(C) - 2 C C^T) < 1 holds; here ||C||_op reaches 0.5, where "
+                              "that condition can fail (d = 1, C = 0.5: 1.5)")
 
 lemma_17_rate = _rate(
     "goel2026/lemma-17/rate", "Lemma 17", r"\mathbb E_i\operatorname{tr}\operatorname{Var}_{-i}(\mu_i)=O(1/n)",
@@ -877,7 +904,13 @@ lemma_21_rate = _rate(
     "Lemma 20 squared, in the paper's O(1/n)-for-squares convention", 1,
     lambda c, R: float(np.mean(np.sum((sm.query(R[0], c.B, R[1]).cov() - c.problem.Sigma)
                                       * (sm.query(R[0], c.B, R[2]).cov() - c.problem.Sigma), axis=(1, 2)))),
-    integrated=True, quantity="E_i ||E_{-i} C_i - Sigma||_F^2 (product of two independent key sets)")
+    integrated=True, quantity="E_i ||E_{-i} C_i - Sigma||_F^2 (product of two independent key sets). Rate "
+                              "reading: O(1/n) for this square (n E_i||.||_F^2 bounded), the O(1/n)-for-squares "
+                              "convention, although lemma-20/rate reads the norm itself as O(1/n); lemma-12/rate "
+                              "reads its integrated square at O(1/n^2) (the square of an O(1/n) norm), a stronger "
+                              "requirement, and only on ||C||_op <= 0.2, where its integrability condition "
+                              "lambda_max(4 sym(C) - 2 C C^T) < 1 holds; here ||C||_op reaches 0.5, where that "
+                              "condition can fail (d = 1, C = 0.5: 1.5)")
 
 lemma_22_rate = _rate(
     "goel2026/lemma-22/rate", "Lemma 22", r"\|\mathbb E[x_ix_i^\top(C_i-\Sigma)]\|_F^2=O(1/n)",

@@ -20,6 +20,7 @@ from attncheck.strategies import softmax_regression as ss
 PAPER = "goel2026 (arXiv 2603.01514v1)"
 PROBLEMS = ("problems: d in {1, 2, 3}, k = d + {0, 1, 2}, cond(Sigma) in [1, 10], sigma_1(X) in [0.1, 2], "
             "sigma_d(X)/sigma_1(X) in [0.05, 1], noise sigma in [0, 1], random bases")
+BOX = "k > d + 2, cond(Sigma) > 10, sigma_d(X)/sigma_1(X) < 0.05 (outside the search box: not drawn)"
 RATE = ("implied constant n^a * (Monte Carlo estimate from the case's draws) along n; REFUTED only on significant "
         "growth (engine power-law fit; a decelerating rise is INCONCLUSIVE)")
 
@@ -54,6 +55,8 @@ def _init_distance(case, R):
         "provenance": "RECONSTRUCTED lemma; the n^{-1/2} rate DERIVED (claims file Lemma 3)",
         "inputs": PROBLEMS + "; n from 100 to 10^8 (deep 10^10), datasets drawn through (Sigma_hat, M_hat) exactly",
         "O_p": "implied constant = 0.9-quantile of sqrt(n) dist_Sigma(theta_0, M) over 4000 datasets, along n",
+        "unchecked": "quantiles other than 0.9 (O_p is a statement for every delta); sigma_1(X) < 0.1 (the other "
+                     "goel2026 problem boxes go down to 0.01) and > 2; noise sigma > 1; d >= 4, " + BOX,
     },
 )
 def lemma_3_rate(case, R, xp):
@@ -84,8 +87,15 @@ def _lemma3_outcomes(case, R, xp):
         "provenance": "RECONSTRUCTED: the constants r = c min(rho, rho'), eps_0 and N(delta) are lost; here "
                       "r = rho/2 (rho' >= rho, c = 1/2) and eps_0 = alpha/(12 beta) as in Lemma 4 (claims file)",
         "delta": "delta = 0.1 (probability 0.9); 'n >= N(delta)' judged at the end of the path (eventually)",
-        "inputs": PROBLEMS + "; n up to 10^10 (deep 10^11): N(delta) scales like 1/eps_0^2 ~ (sigma_1/sigma_d)^2 10^4",
+        "inputs": PROBLEMS + "; n up to 10^10 (deep 10^11): N(delta) scales like 1/eps_0^2 ~ (sigma_1/sigma_d)^2 10^4 "
+                  "for E2, and for E1 also like sigma^2/(sigma_1^2 spread^3) through the noise (bound-based: Lemma 5's "
+                  "T_3 = 2.2 ||X_hat - X||_F/sigma_d^{1/2}, whose noise part (the claims file's identity for "
+                  "X_hat - X) is ~ sigma (kd/n)^{1/2}, against r = rho/2 = sigma_d/(6 (2 sigma_1)^{1/2}) needs n >~ "
+                  "350 kd sigma^2/(sigma_1^2 spread^3)), which grows as sigma_1(X) falls at fixed noise sigma",
         "check": "exact sequential Clopper-Pearson test on i.i.d. datasets (E1 and E2 both hold)",
+        "unchecked": "delta != 0.1 (the statement is for every delta in (0, 1)); sigma_1(X) < 0.1 (the other goel2026 "
+                     "problem boxes go down to 0.01; N(delta) grows like sigma^2/sigma_1(X)^2 there, see 'inputs') and "
+                     "> 2; noise sigma > 1; d >= 4, " + BOX,
     },
 )
 def lemma_3_main(case, R, xp):
@@ -119,9 +129,15 @@ def _noise_draws(case, rng, size):
     interpretation={
         "provenance": "RECONSTRUCTED (form DERIVED: Gaussian concentration given the covariates; the paper's "
                       "constants are lost and it conditions on max_i ||z_i|| instead)",
-        "inputs": PROBLEMS + "; n in [4, 10^8] (log scale, rounded down), delta in [0.001, 0.999]",
+        "inputs": "problems: d in {1..4}, k = d + {0, 1, 2}, noise sigma in [0.01, 1] (Sigma and M do not enter: "
+                  "Z_c is whitened); n in [4, 10^8] (log scale, rounded down), delta in [0.001, 0.999]",
+        "sufficiently large n": "checked at every drawn n >= 4 (no 'eventually'): stricter than the statement's "
+                                "'for sufficiently large n'",
         "check": "exact sequential Clopper-Pearson test over i.i.d. (covariates, noise), drawn through "
                  "(Sigma_z_hat, N) exactly in distribution",
+        "unchecked": "delta in (0, 0.001) (failure probabilities delta/2 below 5e-4) and (0.999, 1); n > 10^8; "
+                     "d >= 5, k > d + 2. Noise sigma outside [0.01, 1] is not drawn but adds nothing: both sides "
+                     "are proportional to sigma > 0 (sigma = 0: 0 <= 0)",
     },
 )
 def lemma_6_main(case, R, xp):
@@ -186,6 +202,8 @@ REG_ESTIMATE = (f"per dataset grad R_hat - grad R less its term linear in Sigma_
                 "every draw")
 TUBE = ("theta = theta_R + H in the tube: H normal to the manifold, ||H||_Sigma = r rho, r in [0, 1] "
         "(rho' of Lemma 7 read as rho)")
+THM5_UNCHECKED = ("sigma_1(X) < 0.1 (the other goel2026 problem boxes go down to 0.01) and > 2; d >= 4, " + BOX +
+                  " (noise sigma does not enter R_hat)")
 
 
 @claim(
@@ -197,6 +215,7 @@ TUBE = ("theta = theta_R + H in the tube: H normal to the manifold, ||H||_Sigma 
         "inputs": PROBLEMS + "; " + TUBE + "; Sigma_hat ~ Wishart(Sigma, n)/n",
         "estimate": REG_ESTIMATE,
         "O(.)": RATE.replace("n^a", "n^1"),
+        "unchecked": THM5_UNCHECKED,
     },
 )
 def theorem_5_main(case, S_hat, xp):
@@ -212,6 +231,7 @@ def theorem_5_main(case, S_hat, xp):
                       "bias is O(1/n) in norm); stronger than the stated squared O(1/n)",
         "inputs": "as theorem-5/main", "estimate": REG_ESTIMATE,
         "O(.)": RATE.replace("n^a", "n^2") + " on the squared norm",
+        "unchecked": "as theorem-5/main",
     },
 )
 def theorem_5_norm_rate(case, S_hat, xp):
@@ -227,6 +247,7 @@ def theorem_5_norm_rate(case, S_hat, xp):
                       "needs the realisation)",
         "inputs": "as theorem-5/main",
         "O_p": "implied constant = 0.9-quantile of n ||grad R_hat - grad R||_F^2 over datasets",
+        "unchecked": "as theorem-5/main; quantiles other than 0.9 (O_p is a statement for every delta)",
     },
 )
 def theorem_5_realised(case, S_hat, xp):
@@ -246,7 +267,17 @@ A3_READING = ("A3 (threshold UNKNOWN, read as the Lemma 7 integrability its proo
               "is not, and beyond, where the rate is not claimed without A3: measured (d = 1, k = 1, Sigma = 1, "
               "r = 1, 4000 draws) n ||E grad L_n - grad L|| = 0.35, 0.39, 0.38, 0.40, 0.38, 0.39 at sigma_1(X) = 0.1 "
               "and n = 16 ... 16384 (x 4), 0.70 ... 1.07 (flat within noise) at 0.25, rising 1.17 -> 5.26 at 0.5 and "
-              "7.0 -> 948 (like n^0.6) at 2, where E_x e^{q} diverges")
+              "7.0 -> 948 (like n^0.6) at 2, where E_x e^{q} diverges. This reading bounds the e^q integrals of "
+              "the p_ij terms only (4||C||^2 <= 0.77 in the tube: ||C||_op <= 0.437); the bias's p_ii terms "
+              "(n E_{-i} p_ii -> e^{s - q/2}, lambda_max(2 sym(C) - C C^T) <= 0.874 < 1) are finite, but the second "
+              "moment of the Stein form's p_ii term tends to E_x e^{2s - q}||x - m||^2, finite iff "
+              "lambda_max(4 sym(C) - 2 C C^T) < 1. goel2026/lemma-12/rate reads A3 for the same Lemma 7 integrals "
+              "as that condition (with ||C||_op < 1/2): the two readings differ, and that condition fails inside "
+              "this box, e.g. at r = 0 for d = 1 (C = sigma_1(X)^{1/2} when positive) or d = 3 with all singular "
+              "values equal and det(V_X R) = +1 (C = sigma_1(X)^{1/2} O, O a rotation fixing a unit vector): "
+              "lambda_max = 4 sigma_1(X)^{1/2} - 2 sigma_1(X) > 1 for sigma_1(X) > 0.0858")
+A3_UNCHECKED = ("sigma_1(X) < 0.01 (sigma_1(X) > 0.125: see 'A3'); d >= 4, " + BOX +
+                " (noise sigma does not enter: the noise term, of mean 0, is dropped)")
 
 
 _a3_tube_n = _tube_space((0.01, 0.125))
@@ -263,6 +294,10 @@ def _row_terms(case, R, terms):
 
 
 THM4_PATH = {"quick": [16, 64, 256], "deep": [16, 32, 64, 128, 256, 512, 1024]}
+THM4_PATH_READING = ("n = 16, 64, 256 (quick, 3 points; deep 16 ... 1024, 7 points): the quick path ends at 256, "
+                     "the short path theorem-1/part-1-finite-n's 'path' warns of (it cannot tell a rise like c - a/n "
+                     "from growth; three points leave the fit one degree of freedom): a quick INCONCLUSIVE means "
+                     "'extend the path' (deep)")
 ROW_DRAWS = 2000
 STEIN_ROWS = ("per draw (a query row x ~ N(0, Sigma) and its n - 1 other keys) the Stein form of the row's bias "
               "(attncheck.models.finite_n_bias: mu_i - m_i and C_i - Sigma replaced in their linear terms by the "
@@ -281,6 +316,8 @@ STEIN_ROWS = ("per draw (a query row x ~ N(0, Sigma) and its n - 1 other keys) t
         "A3": A3_READING,
         "estimate": STEIN_ROWS + "; unbiased squared norm of the mean over the draws, carried by every draw",
         "O(.)": RATE.replace("n^a", "n^1"),
+        "path": THM4_PATH_READING,
+        "unchecked": A3_UNCHECKED,
     },
 )
 def theorem_4_main(case, R, xp):
@@ -297,6 +334,7 @@ def theorem_4_main(case, R, xp):
                       "n = 10 - 160); stronger than the stated squared O(1/n)",
         "inputs": "as theorem-4/main", "A3": "as theorem-4/main", "estimate": "as theorem-4/main",
         "O(.)": RATE.replace("n^a", "n^2") + " on the squared norm",
+        "path": THM4_PATH_READING, "unchecked": "as theorem-4/main",
     },
 )
 def theorem_4_norm_rate(case, R, xp):
@@ -335,12 +373,16 @@ def _lemma5_case(**v):
                 eps_frac=Real(0.0, 1.0)),
     interpretation={
         "provenance": "RECONSTRUCTED (claims file Lemma 5; T_3 is Tu et al. 2016, Lemma 5.14, quoted)",
-        "inputs": PROBLEMS.replace("[0.1, 2]", "[0.01, 10]") + "; Sigma_hat = Sigma^{1/2}(I + E)Sigma^{1/2}, E symmetric "
-                  "with ||E||_op in [0, 0.5]; X_hat = X + Delta with ||Delta||_op = eps_frac sigma_d(X)/2, "
+        "inputs": PROBLEMS.replace("[0.1, 2]", "[0.01, 10]").replace("{1, 2, 3}", "{1..4}") + "; Sigma_hat = "
+                  "Sigma^{1/2}(I + E)Sigma^{1/2}, E symmetric with ||E||_op in [0, 0.5]; X_hat = X + Delta with "
+                  "||Delta||_op = eps_frac sigma_d(X)/2, "
                   "eps_frac in [0, 1] (the whole hypothesis (13)); theta_0 the spectral initialisation of "
                   "(Sigma_hat, M_hat = X_hat Sigma_hat^{-1/2})",
         "check": "dist_Sigma(theta_0, M) (Procrustes) <= T_1 + T_2 + T_3, plus 1e-9 of the right side (rounding "
                  "at the exact tie eps = 0, E = 0)",
+        "unchecked": "||E||_op > 0.5, i.e. Sigma_hat with Sigma^{-1/2} Sigma_hat Sigma^{-1/2} having an eigenvalue "
+                     "outside [0.5, 1.5] ((14) admits any eps'); sigma_1(X) outside [0.01, 10]; d >= 5, " + BOX +
+                     " (noise sigma does not enter: X_hat is drawn directly)",
     },
 )
 def lemma_5_main(case, xp):
@@ -384,6 +426,12 @@ LEMMA4_READING = {
               "E2); any gradient error e_Z with ||e_Z||_F in [0, 10 alpha rho]",
     "coordinates": "Z coordinates (theorem-1/part-3-lifted): the preconditioned step is Kbar G_Z K with "
                    "Kbar = diag(I_k, K), G_Z = grad_Z F + e_Z, and the Sigma-inner product is Frobenius there",
+    "unchecked": "not searched: for d >= 2 the corners K = (1 +- eps_0) I of E2 (E is a random symmetric direction "
+                 "set by the seed, scaled to ||E||_op = k_frac eps_0; only d = 1 reaches K = 1 +- eps_0), the "
+                 "adversarial error direction (e.g. e_Z along -Kbar H K, which minimises part-1's left side for its "
+                 "norm) and the worst normal direction of H: all set by the seed, an integer the optimizer does not "
+                 "move (it moves k_frac, e_frac, r, radial and the problem's reals). Not drawn: r < 1e-6, "
+                 "||e_Z||_F > 10 alpha rho, d >= 5, sigma_1(X) outside [0.01, 10], " + BOX,
 }
 
 
@@ -442,6 +490,8 @@ def _objective_bias_terms(case, R):
                     "(mean 0) at a Wishart Sigma_hat (theorem-5/main); unbiased squared norm of the mean, carried "
                     "by every draw",
         "O(.)": RATE.replace("n^a", "n^1"),
+        "path": THM4_PATH_READING,
+        "unchecked": A3_UNCHECKED,
     },
 )
 def theorem_3_main(case, R, xp):
@@ -458,6 +508,7 @@ def theorem_3_main(case, R, xp):
                       "squared O(1/n)",
         "inputs": "as theorem-3/main", "A3": "as theorem-4/main", "estimate": "as theorem-3/main",
         "O(.)": RATE.replace("n^a", "n^2") + " on the squared norm",
+        "path": THM4_PATH_READING, "unchecked": "as theorem-3/main",
     },
 )
 def theorem_3_norm_rate(case, R, xp):
@@ -495,6 +546,7 @@ GAP_PATH_READING = ("n from 16 to 1024 (quick 4 points, deep 7): below n ~ 256 t
                     "claimed), carried by every draw",
         "O(.)": RATE.replace("n^a", "n^1"),
         "path": GAP_PATH_READING,
+        "unchecked": A3_UNCHECKED,
     },
 )
 def theorem_1_part_1_finite_n(case, R, xp):
@@ -553,6 +605,11 @@ THEOREM2_READING = {
               "provably stay in the tube, 'n >= N(delta)'), directions mixing the outward normal H_t (push = 1, "
               "adversarial) with random ones; T in {0..300}",
     "coordinates": "Z coordinates (theorem-1/part-3-lifted): Algorithm 1's step is Kbar G_Z K (Lemma 4)",
+    "unchecked": "T > 300 (the statement is for every T >= 0; T steps per case). Here gamma = "
+                 "(sigma_d/sigma_1)^2/(512 (1 + eps_0)^4) <= 1/512, so (1 - gamma)^T >= (1 - 1/512)^300 = 0.56: the "
+                 "drawn T stop before one e-fold of the optimisation term, and the regime T >~ 1/gamma, where the "
+                 "bound approaches its steady state c_e E/gamma, is not reached. As in lemma-4: for d >= 2 the "
+                 "corners K = (1 +- eps_0) I are not searched; d >= 5, sigma_1(X) outside [0.01, 10], " + BOX,
 }
 
 

@@ -2,11 +2,13 @@
 the manifold of minima, valid by construction.
 
 A problem is drawn from its declared parameters (:func:`problem_params`): dimensions
-d <= 4, k = d + extra, the condition number of Sigma, the size sigma_1(X) and the spread
-sigma_d(X) / sigma_1(X) of X = M Sigma^{1/2}, the noise level and a seed for the random
-bases. A tube point is theta = theta* + H with H normal to the manifold at theta* (so that
-theta* = P_M(theta)), ||H||_Sigma = r * radius, mixing a random normal direction with the
-radial one (+- Z*) by ``radial`` in [-1, 1].
+d <= d_max (default 4), k = d + extra (extra in {0, 1, 2}), the condition number of Sigma, the
+size sigma_1(X) and the spread sigma_d(X) / sigma_1(X) (in [0.05, 1] whatever the arguments) of
+X = M Sigma^{1/2}, the noise level and a seed for the random bases (directions set by the seed are
+not moved by the optimizer, which moves only the real parameters). A tube point is
+theta = theta* + H with H normal to the manifold at theta* (so that theta* = P_M(theta)),
+||H||_Sigma = r * radius, mixing a random normal direction with the radial one (+- Z*) by
+``radial`` in [-1, 1].
 """
 from __future__ import annotations
 
@@ -23,7 +25,8 @@ SEED = Int(0, 2**31 - 1)
 
 
 def problem_params(d_max: int = 4, x_scale=(0.01, 10.0), cond=(1.0, 10.0), sigma=(0.0, 1.0)) -> dict:
-    """The declared parameters of a problem (A1, A2 hold by construction; A3 is ``x_scale``'s range)."""
+    """The declared parameters of a problem (A1, A2 hold by construction; A3, a bound on sigma_1(X), is
+    ``x_scale``'s range; k - d in {0, 1, 2} and sigma_d(X)/sigma_1(X) in [0.05, 1] are fixed ranges)."""
     return {"d": Int(1, d_max), "extra": Int(0, 2), "cond": Real(*cond, log=True),
             "x_scale": Real(*x_scale, log=True), "spread": Real(0.05, 1.0, log=True),
             "sigma": Real(*sigma), "seed": SEED}
