@@ -40,6 +40,22 @@ def route_of(cert: dict) -> str:
     return " + ".join(sorted({n for n in names if n}))
 
 
+def unchecked(rec: dict) -> list[tuple[str, str]]:
+    """The interpretation entries that name a part of the claim's admissible domain as unchecked: the entry
+    ``"unchecked"``, and any entry whose text uses the word (DESIGN.md: a part out of reach is named, never
+    dropped silently). A verdict speaks for the rest of the domain only."""
+    return [(k, str(v)) for k, v in rec.get("interpretation", {}).items()
+            if k == "unchecked" or "unchecked" in str(v).lower()]
+
+
+def scope_text(records: list[dict]) -> str:
+    """How many HOLDS and CERTIFIED claims name parts of their domain as unchecked."""
+    held = [r for r in records if r["verdict"] in ("HOLDS", "CERTIFIED")]
+    named = sum(1 for r in held if unchecked(r))
+    return (f"{named} of the {len(held)} HOLDS and CERTIFIED claims name parts of their admissible domain as "
+            "unchecked (each claim's 'Unchecked' line): their verdict covers the rest")
+
+
 def certification(records: list[dict]) -> dict[str, int]:
     """Deterministic claims: how many are certified (in all, and by route), declared eligible, and not
     eligible (by reason)."""

@@ -34,6 +34,7 @@ background:#f8f8f8;padding:.4em;max-height:12em;overflow:auto}img{max-width:100%
 #filters{position:sticky;top:0;background:#fff;padding:.4em 0;font-size:13px;border-bottom:1px solid #ddd}
 #filters label{margin-right:.7em;white-space:nowrap}dl{font-size:12px;margin:.2em 0}dt{font-weight:bold}
 dd{margin:0 0 .3em 1.2em}.family{border:1px solid #e5c07b;padding:.3em .8em;margin:.8em 0}
+details.unchecked{font-size:13px;color:#754}details.unchecked p{font-size:12px;margin:.2em 0 .2em 1.2em}
 """
 
 _FILTER_JS = """
@@ -115,6 +116,7 @@ def _headline(paper: str, recs: list[dict]) -> list[str]:
                "one-sided 95% lower bound reaches the claim, <i>not refuted</i> when an estimate falls short of it "
                "without significance):</p>" + _counts_table(g.counts(recs)))
     out.append(f"<p>Certification (proved over the declared box, not sampled): {e(g.certification_text(recs))}.</p>")
+    out.append(f"<p>Scope: {e(g.scope_text(recs))}.</p>")
     fams = g.errata_families(recs)
     if fams:
         out.append(f"<p>{sum(len(f['parts']) for f in fams.values())} errata in {len(fams)} lemmas: " + ", ".join(
@@ -158,12 +160,15 @@ def _claim(rec: dict, out: Path) -> str:
         erratum = (f"<p class='ev'>Refuted as stated; corrected claim <a href='#{e(cid)}'>{e(cid)}</a>: "
                    f"{e(rec['erratum']['note'])}</p>")
     reason = f"<p class='ev'>{e(ev['reason'])}</p>" if ev.get("reason") else ""
+    parts = g.unchecked(rec)
+    scope = (f"<details class='unchecked'><summary>Unchecked (named in {', '.join(e(k) for k, _ in parts)})</summary>"
+             + "".join(f"<p>{e(k)}: {e(v)}</p>" for k, v in parts) + "</details>") if parts else ""
     trace = f"<details><summary>traceback</summary><pre>{e(ev['traceback'])}</pre></details>" \
         if ev.get("traceback") else ""
     return (f"<article class='claim' id='{e(rec['id'])}' data-col='{e(g.column(rec))}' data-kind='{rec['kind']}'>"
             f"<h5><a href='#{e(rec['id'])}'>{e(rec['id'])}</a> {_verdict(rec)} <span class='tag'>{rec['kind']}"
             f"</span>{tag}</h5><p class='src'>{e(rec['source'])}</p><div class='stmt'>{math(rec['statement'])}</div>"
-            f"{erratum}<p class='ev'><b>Evidence:</b> {e(key_evidence(rec))}</p>{replication.html_claim(rec)}{reason}{_counterexample(rec)}{trace}"
+            f"{erratum}<p class='ev'><b>Evidence:</b> {e(key_evidence(rec))}</p>{replication.html_claim(rec)}{scope}{reason}{_counterexample(rec)}{trace}"
             + (f"<details><summary>Interpretation ({len(rec['interpretation'])} choices)</summary><dl>{interp}</dl>"
                "</details>" if interp else "")
             + _figure(rec, out) + f"<p class='replay'>Replay: <code>{e(str(ev.get('replay')))}</code></p></article>")

@@ -65,6 +65,31 @@ def test_natural_order_sections_errata_families_and_counts():
     assert g.provenance(_rec("j/lemma-1/main", interpretation={"provenance": "derivation pending"})) is None
 
 
+def test_unchecked_parts_are_shown_on_the_claim_and_counted_per_paper(tmp_path):
+    from attncheck import report_groups as g
+    from attncheck import report_html, report_md
+
+    keyed = _rec("p/lemma-1.1/main", interpretation={"p": "p in (1, 6]", "unchecked": "p > 6: not drawn"})
+    inline = _rec("p/lemma-1.2/main", interpretation={"a0": "a0 in [1e-12, 0.1); UNCHECKED: a0 < 1e-12"})
+    plain = _rec("p/lemma-1.3/main", interpretation={"delta": "every delta checked"})
+    refuted = _rec("p/lemma-1.4/main", "REFUTED", interpretation={"unchecked": "n > 10^9"})
+    recs = [keyed, inline, plain, refuted]
+    assert [g.unchecked(r) for r in recs] == [[("unchecked", "p > 6: not drawn")],
+                                              [("a0", "a0 in [1e-12, 0.1); UNCHECKED: a0 < 1e-12")], [],
+                                              [("unchecked", "n > 10^9")]]
+    assert g.scope_text(recs).startswith("2 of the 3 HOLDS and CERTIFIED claims")  # a REFUTED is not counted
+    doc = {"schema": "attncheck-results/1", "generated": "now", "versions": {}, "seeds": {"profile": "quick",
+                                                                                          "master": 0},
+           "claims": recs}
+    page = report_html.paper_page("p", recs, doc, None, tmp_path)
+    cards = {r["id"]: page[page.index(f"id='{r['id']}'"):] for r in recs}
+    assert "Unchecked (named in unchecked)" in cards[keyed["id"]].split("</article>")[0]
+    assert "Unchecked (named in a0)" in cards[inline["id"]].split("</article>")[0]
+    assert "Unchecked" not in cards[plain["id"]].split("</article>")[0]
+    assert "Scope: 2 of the 3 HOLDS" in page
+    assert "- p: 2 of the 3 HOLDS" in report_md.summary(doc, None)
+
+
 def test_committed_report_renders_short_summary_and_pages(tmp_path):
     from pathlib import Path
 
