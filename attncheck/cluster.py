@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+import time
 import traceback
 import warnings
 from pathlib import Path
@@ -95,8 +96,18 @@ def killed_record(claim, profile, seed: int, error: BaseException) -> dict:
     return record(claim, Verdict.ERROR, evidence)
 
 
-def run_claims(client, claims, profile, seeds: list[int], n_random: int, progress=print) -> dict:
-    """{(seed, claim id): record} for every claim under every seed, one Dask task each."""
+#: seconds without a finished task after which :func:`run_claims` says what is still running
+HEARTBEAT = 120.0
+#: seconds between two looks for finished tasks
+POLL = 0.2
+CLAIM_KEY = "attncheck-claim-"
+
+
+def run_claims(client, claims, profile, seeds: list[int], n_random: int, progress=print,
+               heartbeat: float = HEARTBEAT) -> dict:
+    """{(seed, claim id): record} for every claim under every seed, one Dask task each. A line per finished
+    task; when none has finished for ``heartbeat`` seconds (a deep report's longest claims and experiments
+    run for half an hour), a line with the elapsed time and the tasks assigned to the workers."""
     from distributed import as_completed
 
     from .replay import claims_file
@@ -108,19 +119,47 @@ def run_claims(client, claims, profile, seeds: list[int], n_random: int, progres
             if path is None:
                 raise ClusterError(f"claim {c.id} is not defined in a file; Dask workers import claims by path")
             fut = client.submit(claim_task, str(path), c.id, profile.name, profile.scale, seed, n_random,
-                                key=f"attncheck-claim-{seed}-{c.id}", pure=False, retries=0)
+                                key=f"{CLAIM_KEY}{seed}-{c.id}", pure=False, retries=0)
             futures[fut] = (seed, c)
     out, total = {}, len(futures)
-    for fut in as_completed(list(futures)):
-        seed, c = futures.pop(fut)
-        try:
-            rec = fut.result()
-        except Exception as e:  # KilledWorker (or the task's own failure outside engine.run)
-            rec = killed_record(c, profile, seed, e)
-        fut.release()  # gathered: a worker that dies later does not make the scheduler recompute it
-        out[(seed, c.id)] = rec
-        progress(f"  [{len(out)}/{total}] seed {seed} {c.id}: {rec['verdict']}")
+    pending, start = as_completed(list(futures)), time.monotonic()
+    last = start
+    while not pending.is_empty():
+        batch = pending.next_batch(block=False)
+        if not batch:
+            if time.monotonic() - last >= heartbeat:
+                last = time.monotonic()
+                progress(f"  [{len(out)}/{total}] {_minutes(last - start)} elapsed, on the workers: {_on_workers(client)}")
+            time.sleep(POLL)
+            continue
+        for fut in batch:
+            seed, c = futures.pop(fut)
+            try:
+                rec = fut.result()
+            except Exception as e:  # KilledWorker (or the task's own failure outside engine.run)
+                rec = killed_record(c, profile, seed, e)
+            fut.release()  # gathered: a worker that dies later does not make the scheduler recompute it
+            out[(seed, c.id)] = rec
+            progress(f"  [{len(out)}/{total}] seed {seed} {c.id}: {rec['verdict']}")
+        last = time.monotonic()
     return out
+
+
+def _minutes(seconds: float) -> str:
+    return f"{int(seconds // 60)} min {int(seconds % 60):02d} s"
+
+
+def _on_workers(client) -> str:
+    """The tasks assigned to the workers: claims as 'seed S ID', experiment runners as 'experiments'."""
+    names = []
+    for keys in client.processing().values():
+        for key in map(str, keys):
+            if key.startswith(CLAIM_KEY):
+                seed, cid = key[len(CLAIM_KEY):].split("-", 1)
+                names.append(f"seed {seed} {cid}")
+            else:
+                names.append("experiments" if key.startswith("experiment_task") else key)
+    return ", ".join(sorted(names)) or "nothing (waiting for workers)"
 
 
 def experiment_task(runner, profile: str, seed: int) -> tuple[list[dict], dict[str, bytes]]:

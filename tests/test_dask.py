@@ -203,6 +203,34 @@ def test_experiments_run_before_the_claims_queued_after_them(tmp_path):
     assert experiment[0] < min(claim_starts)
 
 
+def test_a_long_silence_is_broken_by_a_line_naming_what_runs(tmp_path):
+    """While no task finishes for `heartbeat` seconds (here an experiment that sleeps ahead of the claims on one
+    worker), run_claims prints the elapsed time and the tasks on the workers; every claim still ends once."""
+    import time
+
+    from attncheck import cli
+    from attncheck.claims import REGISTRY
+    from attncheck.profiles import get_profile
+
+    def runner(profile, out, seed, progress):
+        time.sleep(3.0)
+        return [{"id": "toy", "figures": [], "profile": profile, "seed": seed}]
+
+    cli.load([str(CLAIMS)])
+    claims = [c for c in REGISTRY if c.id.startswith("dask/")]
+    lines = []
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as lc, \
+            distributed.Client(lc) as client:
+        submitted = cluster.submit_experiments(client, "quick", 0, runners=[runner])
+        got = cluster.run_claims(client, claims, get_profile("quick"), [0], 1, progress=lines.append, heartbeat=0.5)
+        cluster.gather_experiments(submitted, tmp_path, progress=lambda m: None)
+    first_done = next(i for i, m in enumerate(lines) if "elapsed" not in m)
+    silent = [m for m in lines[:first_done] if "elapsed, on the workers:" in m]
+    assert silent and all(m.startswith(f"  [0/{len(claims)}]") for m in silent)
+    assert any("experiments" in m for m in silent)
+    assert len(got) == len(claims) and sum("elapsed" not in m for m in lines) == len(claims)
+
+
 def test_the_report_submits_its_experiments_before_its_claims(tmp_path, monkeypatch):
     from attncheck import cli
 
