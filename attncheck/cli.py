@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import shutil
@@ -13,11 +12,14 @@ import textwrap
 import time
 from pathlib import Path
 
-from . import engine, report, schedule, staging
-from .claims import REGISTRY
-from .profiles import PROFILES, get_profile
-from .pytest_plugin import _scale, _seed
-from .replay import REPO, default_properties
+from attncheck.core.claims import REGISTRY
+from attncheck.core.profiles import PROFILES, get_profile
+from attncheck.report import labels
+from attncheck.report import writer as report
+from attncheck.run import loader, session, staging
+from attncheck.run.replay import REPO, default_properties
+from attncheck.run.session import parse_scale as _scale
+from attncheck.run.session import parse_seed as _seed
 
 #: exit statuses: 0 every claim holds, 1 a claim is refuted (or ERROR), 2 usage or input
 #: error (bad arguments, a claims file that does not load, an output that cannot be written),
@@ -41,29 +43,14 @@ def _targets(paths: list[str] | None) -> list[Path]:
     return targets
 
 
-def load(paths: list[str] | None) -> None:
-    """Import claim files (a .py file or every .py file of a folder) into the registry."""
-    for target in _targets(paths):
-        LOOKED_IN.append(target)
-        files = sorted(target.glob("*.py")) if target.is_dir() else [target]
-        for f in files:
-            if f.name in ("__init__.py", "conftest.py"):
-                continue
-            name = f"attncheck_claims_{f.stem}"
-            if name in sys.modules:
-                continue
-            folder = str(f.resolve().parent)
-            if folder not in sys.path:  # sibling helper modules import as under pytest (prepend mode)
-                sys.path.insert(0, folder)
-            spec = importlib.util.spec_from_file_location(name, f)
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module
-            try:
-                spec.loader.exec_module(module)
-            except SyntaxError as e:
-                fail(f"cannot load claims file {f}: syntax error at line {e.lineno}: {e.msg}")
-            except Exception as e:  # a claims file that does not import is an input error, not a crash
-                fail(f"cannot load claims file {f}: {type(e).__name__}: {e}")
+def load(paths: list[str] | None) -> list:
+    """The claims of the files or folders named (default ./properties); a file that does not load is an input error."""
+    targets = _targets(paths)
+    LOOKED_IN.extend(targets)
+    try:
+        return loader.load(targets)
+    except loader.LoadError as e:
+        fail(str(e))
 
 
 def _looked_in() -> str:
@@ -103,16 +90,14 @@ def cmd_check(args) -> int:
              "pass --claims FILE for claims elsewhere, see `attncheck list`")
     c = REGISTRY.get(args.claim_id)
     seed = int.from_bytes(os.urandom(4), "little") & 0x7FFFFFFF if args.fresh else args.seed
-    n_random = sum(x.kind.random for x in REGISTRY) or 1
+    n_random = session.n_random(REGISTRY)
     print(f"checking {c.id} ({c.kind.value}), profile {args.profile}, seed {seed}", flush=True)
-    rec = engine.run(c, get_profile(args.profile, args.scale), seed, n_random, progress=_progress)
-    print(f"{report.verdict_label(rec)}: {report.key_evidence(rec)}")
-    print(report.detail(rec))
+    rec = session.run_claim(c, get_profile(args.profile, args.scale), seed, n_random, progress=_progress)
+    print(f"{labels.verdict_label(rec)}: {labels.key_evidence(rec)}")
+    print(labels.detail(rec))
     if args.json:
         Path(args.json).write_text(json.dumps(rec, indent=1) + "\n")
-    from .pytest_plugin import failure_text
-
-    return 1 if failure_text(rec) else 0
+    return 1 if session.failure_text(rec) else 0
 
 
 def _pytest_cmd(profile: str, out: str, workers: str, claims: list[str] | None, seed: int,
@@ -135,13 +120,13 @@ def cmd_report(args) -> int:
     beside = None
     try:
         if client is not None:
-            from . import cluster
+            from attncheck.run import cluster
 
             pending = None if args.skip_experiments else cluster.submit_experiments(client, args.profile, args.seed)
             rc, status = _report_dask(client, args, stage)
         else:
             if not args.skip_experiments:
-                from .background import Experiments
+                from attncheck.run.background import Experiments
 
                 beside = Experiments(args.profile, args.seed)
             rc, status = _report_xdist(args, stage)
@@ -165,7 +150,7 @@ def cmd_report(args) -> int:
         if beside is not None:
             beside.stop()
         if client is not None:
-            from . import cluster
+            from attncheck.run import cluster
 
             cluster.close(client)
     print(f"attncheck: {line} ({time.perf_counter() - t0:.0f} s)")
@@ -174,7 +159,7 @@ def cmd_report(args) -> int:
 
 def _report_xdist(args, stage) -> tuple[int, dict]:
     """The claims through pytest-xdist, once per master seed; extra seeds run in scratch folders."""
-    from . import replication
+    from attncheck.run import replication
 
     seeds = replication.seeds(args.seed, args.seeds)
     rc, reasons, by_seed = 0, [], {}
@@ -203,16 +188,16 @@ def _report_xdist(args, stage) -> tuple[int, dict]:
 
 
 def _replicate(results: Path, by_seed: dict, master: int, seeds: list[int]) -> None:
-    from . import replication
+    from attncheck.run import replication
 
     doc = json.loads(results.read_text())
-    doc["claims"] = sorted(replication.merge(by_seed, master), key=lambda r: report.natural_key(r["id"]))
+    doc["claims"] = sorted(replication.merge(by_seed, master), key=lambda r: labels.natural_key(r["id"]))
     doc["seeds"]["replicates"] = seeds
     results.write_text(json.dumps(doc, indent=1) + "\n")
 
 
 def _dask_client(spec: str):
-    from . import cluster
+    from attncheck.run import cluster
 
     try:
         client = cluster.connect(spec)
@@ -224,22 +209,20 @@ def _dask_client(spec: str):
 
 def _report_dask(client, args, stage) -> tuple[int, dict]:
     """The claims as Dask tasks, one per (claim, seed); every claim ends with one record per seed."""
-    from . import cluster, replication
-    from .pytest_plugin import failure_text
+    from attncheck.run import cluster, replication
 
     load(args.claims)
     claims = list(REGISTRY)
     if not claims:
         fail(f"no claims in {_looked_in()}")
-    n_random = sum(c.kind.random for c in REGISTRY) or 1
+    n_random = session.n_random(REGISTRY)
     seeds = replication.seeds(args.seed, args.seeds)
-    past = schedule.past_seconds(Path(args.out) / "results.json")
-    claims = [claims[k] for k in schedule.longest_first([c.id for c in claims], past)]
+    claims = session.longest_first(claims, Path(args.out) / "results.json")
     got = cluster.run_claims(client, claims, get_profile(args.profile, args.scale), seeds, n_random,
                              progress=lambda m: print(m, flush=True))
-    failed = any(failure_text(r) for r in got.values())
-    master = sorted((got[(args.seed, c.id)] for c in claims), key=lambda r: report.natural_key(r["id"]))
-    print("\n".join(report.table(master)))
+    failed = any(session.failure_text(r) for r in got.values())
+    master = sorted((got[(args.seed, c.id)] for c in claims), key=lambda r: labels.natural_key(r["id"]))
+    print("\n".join(labels.table(master)))
     status = staging.Status(True)
     meta = {"profile": args.profile, "seed": args.seed, "scale": args.scale, "workers": args.scheduler,
             "run": status.to_json()}
@@ -251,7 +234,7 @@ def _report_dask(client, args, stage) -> tuple[int, dict]:
 
 
 def cmd_experiments(args) -> int:
-    from . import experiments
+    from attncheck.run import experiments
 
     old = Path(args.out) / "experiments.json"
     if old.is_file() and not args.replace:
@@ -277,7 +260,12 @@ def cmd_experiments(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from . import bench
+    """The developer benchmark, tools/bench.py of a checkout (tools/ is not part of the installed package)."""
+    path = REPO / "tools" / "bench.py"
+    if not path.is_file():
+        fail(f"attncheck bench runs tools/bench.py of a checkout of the repository; there is none at {path}")
+    sys.path.insert(0, str(REPO))
+    from tools import bench
 
     return bench.main(args)
 
@@ -366,11 +354,11 @@ class _ExperimentsHelp(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kw)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        from .experiments import DESCRIPTIONS
+        from attncheck.run.experiments import descriptions
 
         parser.epilog = "experiments:\n" + "\n".join(
             f"  {key}: {title}\n" + textwrap.fill(desc, 100, initial_indent="      ", subsequent_indent="      ")
-            for key, (title, desc) in DESCRIPTIONS.items())
+            for key, (title, desc) in descriptions().items())
         parser.print_help()
         parser.exit()
 

@@ -3,7 +3,7 @@
 Results travel from xdist workers to the controller in each item's ``user_properties``
 (serialised with the report), are keyed by claim id on the controller, summarised in
 the terminal and optionally written as a report. The report is staged beside its
-destination (:mod:`attncheck.staging`); each claim's figure is drawn where the claim ran.
+destination (:mod:`attncheck.run.staging`); each claim's figure is drawn where the claim ran.
 """
 from __future__ import annotations
 
@@ -18,11 +18,12 @@ import time
 from pathlib import Path
 
 import pytest
-from threadpoolctl import threadpool_limits
 
-from . import engine, report, schedule, staging
-from .claims import ID_PATTERN, REGISTRY, Claim, Verdict
-from .profiles import PROFILES, get_profile
+from attncheck.core.claims import ID_PATTERN, REGISTRY, Claim, Verdict
+from attncheck.core.profiles import PROFILES, get_profile
+from attncheck.report import labels
+from attncheck.report import writer as report
+from attncheck.run import schedule, session, staging
 
 _KEY = "attncheck"
 _CLAIM_NODEID = re.compile(r"::(" + ID_PATTERN.pattern.strip("^$") + r")$")
@@ -32,8 +33,8 @@ def pytest_addoption(parser):
     g = parser.getgroup("attncheck", "attncheck claim verification")
     g.addoption("--attncheck-profile", default="quick", choices=sorted(PROFILES),
                 help="budget profile: quick (CI default) or deep (reports)")
-    g.addoption("--attncheck-seed", type=_seed, default=0, help="master seed >= 0 (default 0: reproducible)")
-    g.addoption("--attncheck-scale", type=_scale, default=1.0,
+    g.addoption("--attncheck-seed", type=session.parse_seed, default=0, help="master seed >= 0 (default 0: reproducible)")
+    g.addoption("--attncheck-scale", type=session.parse_scale, default=1.0,
                 help="multiply every search budget (cases, corners, optimizer evaluations) by this factor")
     g.addoption("--attncheck-fresh", action="store_true",
                 help="draw a fresh random master seed (printed and recorded in the report)")
@@ -48,26 +49,6 @@ def pytest_addoption(parser):
                 help="progress bar (claims done/total, current claim, elapsed, ETA); auto: on a terminal")
     # internal: DIR is a staging directory owned by `attncheck report` (written into, never moved)
     g.addoption("--attncheck-staged", action="store_true", help=argparse.SUPPRESS)
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seed must be an integer >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"seed must be an integer >= 0, got {value}")
-    return value
-
-
-def _scale(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"budget scale must be a number > 0, got {text!r}")
-    return value
 
 
 def pytest_configure(config):
@@ -137,7 +118,7 @@ def pytest_pycollect_makeitem(collector, name, obj):
 
 
 def pytest_collection_modifyitems(session, config, items):
-    """Claims first, longest first by an earlier report's times (:mod:`attncheck.schedule`), so that no long claim
+    """Claims first, longest first by an earlier report's times (:mod:`attncheck.run.schedule`), so that no long claim
     starts last on one xdist worker while the others idle; the other tests keep their order, after the claims.
     Every xdist worker reads the same file, so all collect the same order."""
     claims = [i for i in items if isinstance(i, ClaimItem)]
@@ -155,19 +136,6 @@ class ClaimFailed(Exception):
     """A claim's verdict fails the run (REFUTED/ERROR, or an erratum that no longer reproduces)."""
 
 
-def failure_text(rec: dict) -> str | None:
-    """Why this record fails the run, or None if it does not."""
-    verdict, erratum = rec["verdict"], rec["erratum"]
-    if erratum is not None:
-        if verdict == Verdict.ERRATUM.value:
-            return None
-        return (f"{rec['id']}: an erratum is registered, but the stated claim was not refuted "
-                f"(verdict {verdict}); the expected failure is strict\n{report.detail(rec)}")
-    if verdict in (Verdict.REFUTED.value, Verdict.ERROR.value):
-        return f"{rec['id']}: {verdict}\n{report.detail(rec)}"
-    return None
-
-
 class ClaimItem(pytest.Item):
     def __init__(self, *, claim: Claim, **kw):
         super().__init__(**kw)
@@ -175,16 +143,14 @@ class ClaimItem(pytest.Item):
 
     def runtest(self):
         opt = self.config.getoption
-        n_random = sum(c.kind.random for c in REGISTRY) or 1
-        with threadpool_limits(limits=1):
-            prof = get_profile(opt("attncheck_profile"), opt("attncheck_scale"))
-            rec = engine.run(self.claim, prof, opt("attncheck_seed"), n_random)
+        prof = get_profile(opt("attncheck_profile"), opt("attncheck_scale"))
+        rec = session.run_claim(self.claim, prof, opt("attncheck_seed"), session.n_random(REGISTRY))
         self.user_properties.append((_KEY, json.dumps(rec)))
         if self.config.attncheck_figures:  # drawn here, in parallel with the other workers' claims
-            from . import figures
+            from attncheck.report import figures
 
             figures.claim_figure(rec, self.config.attncheck_figures)
-        text = failure_text(rec)
+        text = session.failure_text(rec)
         if text:
             raise ClaimFailed(text)
         if rec["verdict"] == Verdict.ERRATUM.value:
@@ -231,7 +197,7 @@ class _Controller:
             self.collect_errors += 1
 
     def _start_progress(self):
-        from .progress import Progress
+        from attncheck.run.progress import Progress
 
         mode = self.config.getoption("attncheck_progress")
         tr = self.config.pluginmanager.get_plugin("terminalreporter")
@@ -321,7 +287,7 @@ class _Controller:
         tr.write_line(f"profile {opt('attncheck_profile')}" + (f" x{scale:g}" if scale != 1.0 else "") +
                       f", seed {opt('attncheck_seed')}, "
                       f"{len(self.records)} claims, {time.perf_counter() - self.t0:.0f} s")
-        for line in report.table(sorted(self.records.values(), key=lambda r: report.natural_key(r["id"]))):
+        for line in labels.table(sorted(self.records.values(), key=lambda r: labels.natural_key(r["id"]))):
             tr.write_line(line)
         if self.duplicates:
             tr.write_line(f"WARNING: results received twice for {sorted(set(self.duplicates))}")

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as _st
 
+from attncheck.core.claims import check_probability
+
 
 def _check_alpha(alpha: float) -> None:
     if not 0.0 < alpha < 1.0:
@@ -20,14 +22,6 @@ def _check_alpha(alpha: float) -> None:
 def _check_counts(k: int, n: int) -> None:
     if n < 1 or not 0 <= k <= n:
         raise ValueError(f"need 0 <= k <= n and n >= 1, got k={k}, n={n}")
-
-
-def check_probability(p: float, what: str = "probability") -> float:
-    """Return p as float if it lies in [0, 1]; raise otherwise (nothing is clipped)."""
-    p = float(p)
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"{what} must lie in [0, 1], got {p!r}")
-    return p
 
 
 def cp_upper(k: int, n: int, alpha: float) -> float:

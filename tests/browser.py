@@ -30,7 +30,8 @@ class Browser:
         self._from_chrome, from_chrome_w = os.pipe()
         # the child sees the pipes as fds 3 (commands in) and 4 (messages out)
         self.proc = subprocess.Popen(
-            ["bash", "-c", f'exec "$0" "$@" 3<&{to_chrome_r} 4>&{from_chrome_w}', binary, "--headless=new", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
+            ["bash", "-c", f'exec "$0" "$@" 3<&{to_chrome_r} 4>&{from_chrome_w}', binary, "--headless=new", "--remote-debugging-pipe",
+             "--no-sandbox", "--disable-gpu",
              "--no-first-run", "--no-default-browser-check", "--allow-file-access-from-files",
              f"--window-size={width},{height}", "about:blank"],
             pass_fds=(to_chrome_r, from_chrome_w),

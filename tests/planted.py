@@ -8,11 +8,11 @@ import numpy as np
 from hypothesis import strategies as st
 
 from attncheck import Slack, claim, close, ge, le, lt
-from attncheck.certify import Certificate
-from attncheck.claims import Registry
-from attncheck.models import toy
-from attncheck.models.random_signs import rademacher_group_sums
-from attncheck.strategies.toy import hoeffding_case, toy_case
+from attncheck.core.claims import Registry
+from attncheck.core.declarations import Certificate
+from attncheck.papers.deng2023.models import toy
+from attncheck.papers.deng2023.models.random_signs import rademacher_group_sums
+from attncheck.papers.deng2023.strategies.toy import hoeffding_case, toy_case
 
 PLANTED = Registry()
 PATH = {"quick": [10, 10**2, 10**3, 10**4, 10**6, 10**9], "deep": [10, 10**3, 10**6, 10**9, 10**12]}
@@ -32,7 +32,7 @@ def lemma_4_2_part_2_false(case, S, xp):
 
 @claim("planted/lemma-3.1/doubled", kind="probabilistic", statement="Hoeffding with the exponent doubled",
        source="planted", domain=hoeffding_case(), registry=PLANTED,
-       sample=lambda c, rng, size: np.stack([rng.binomial(k, q, size) for k, q in zip(c.k, c.q)], axis=-1),
+       sample=lambda c, rng, size: np.stack([rng.binomial(k, q, size) for k, q in zip(c.k, c.q, strict=False)], axis=-1),
        probability=lambda c: max(0.0, 1.0 - 2.0 * math.exp(-4.0 * c.t ** 2 / c.width2)))
 def hoeffding_doubled(case, B, xp):
     a, b, k, q = (xp.asarray(v) for v in (case.a, case.b, case.k, case.q))

@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from attncheck import claim
-from attncheck.claims import Registry
+from attncheck.core.claims import Registry
 
 REG = Registry()
 PATH = {"quick": [{"n": n, "L": L} for L in (2, 4, 8) for n in (10, 100, 1000)]}

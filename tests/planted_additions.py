@@ -2,8 +2,8 @@
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck import ge, claim
-from attncheck.claims import Registry
+from attncheck import claim, ge
+from attncheck.core.claims import Registry
 
 REG = Registry()
 SEEN_SIZES = []

@@ -6,11 +6,10 @@ them; true ones must never be refuted.
 from hypothesis import strategies as st
 
 # the search is shown only the endpoints (or x = 0): the interval route must find the failures
-
 from attncheck import claim, close, ge
-from attncheck.certify_params import Ineligible, OwnSpace, Parameters
-from attncheck.claims import Registry
-from attncheck.space import Int, Real, Space
+from attncheck.core.claims import Registry
+from attncheck.core.declarations import Ineligible, OwnSpace, Parameters
+from attncheck.core.space import Int, Real, Space
 
 PLANTED_CERTIFY = Registry()
 X0 = 1.0 / 3.0

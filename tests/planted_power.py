@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from attncheck import Real, Slack, Space, claim, ge, le, lt
-from attncheck.claims import Registry
+from attncheck.core.claims import Registry
 
 POWER = Registry()
 #: family -> what makes it hard; its claims are power/<family>/false and power/<family>/twin
@@ -214,7 +214,7 @@ def corner_twin(c, xp):
 #     The twin fails while n^beta < 100 only: every series holds from some n on (beta = 0.05 from
 #     n = 10^40). The false claim fails at beta = 0.05 whatever n (flat failure rate 0.3).
 #     Drawing beta inside one n-path point would refute the twin at its last n.
-from attncheck.engine.series import grid  # noqa: E402
+from attncheck.core.paths import grid  # noqa: E402
 
 BETAS = (0.05, 0.5, 1.0)
 BETA_PATH = {p: grid("beta", BETAS, lambda b: sorted({10 ** math.ceil(j / b - 1e-9) for j in (0.5, 1, 1.5, 2, 2.5, 3)}))

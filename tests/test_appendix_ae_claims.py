@@ -1,30 +1,31 @@
-"""Tests of the helpers behind properties/test_deng2023_appendix_ae.py (deng2023 Appendices A, C, E):
+"""Tests of the helpers behind properties/deng2023/test_appendix_ae.py (deng2023 Appendices A, C, E):
 the class and orbit views of the D1 datasets against the shared dense and structured models,
 the mpmath path, the random-sign reductions of Lemma E.3 / Theorem E.4, the strategies, and the
 claims' wiring (ids, errata)."""
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
+import claimfiles
 import mpmath
 import numpy as np
 import pytest
 from hypothesis import given, settings
 
 from attncheck import F64, MP
-from attncheck.cli import load
-from attncheck.claims import REGISTRY, Verdict
-from attncheck.models import attention as dense
-from attncheck.models.class_attention import rows as structured
-from attncheck.models.class_attention import section_e as class_model
-from attncheck.strategies.attention import (SelfAttentionCase, a_values, attention_inputs, scaled_case,
-                                            self_attention_case)
+from attncheck.core.claims import REGISTRY, Verdict
+from attncheck.papers.deng2023.models import attention as dense
+from attncheck.papers.deng2023.models.class_attention import rows as structured
+from attncheck.papers.deng2023.models.class_attention import section_e as class_model
+from attncheck.papers.deng2023.strategies.attention import (
+    SelfAttentionCase,
+    a_values,
+    attention_inputs,
+    scaled_case,
+    self_attention_case,
+)
 
-CLAIMS = Path(__file__).resolve().parent.parent / "properties" / "test_deng2023_appendix_ae.py"
-load([str(CLAIMS)])
-ae = sys.modules[f"attncheck_claims_{CLAIMS.stem}"]
+ae = claimfiles.module("deng2023", "test_appendix_ae")
 
 
 def case(n, d, a=1.5, b=0.3, j3=0, bc="sum_of_squares", X="identity", **kw):
@@ -217,6 +218,6 @@ def test_errata_point_to_registered_corrected_claims():
 
 @pytest.mark.parametrize("cid", ["deng2023/lemma-e.1/part-1a", "deng2023/lemma-e.2/part-4"])
 def test_stated_claims_are_refuted_and_corrected_hold(cid):
-    from attncheck.engine import run
+    from attncheck.run.session import run_claim as run
     assert run(REGISTRY.get(cid), "quick")["verdict"] == Verdict.ERRATUM.value
     assert run(REGISTRY.get(cid + "-corrected"), "quick")["verdict"] == Verdict.HOLDS.value

@@ -4,11 +4,12 @@ import os
 import time
 from pathlib import Path
 
+import planted_experiments as toy
 import pytest
 
-import planted_experiments as toy
-from attncheck import cli, experiments
-from attncheck.background import Experiments
+from attncheck import cli
+from attncheck.run import experiments
+from attncheck.run.background import Experiments
 
 CLAIMS = Path(__file__).parent / "dask_claims.py"
 
@@ -39,7 +40,7 @@ def test_stop_ends_a_running_child_at_once():
 
 
 def test_a_report_runs_its_experiments_beside_the_claims(tmp_path, monkeypatch):
-    monkeypatch.setattr(experiments, "RUNNERS", [toy.drawing])
+    monkeypatch.setattr(experiments, "all_runners", lambda: [toy.drawing])
     out = tmp_path / "rep"
     assert cli.main(["report", "--profile", "quick", "--claims", str(CLAIMS), "-n", "2", "--out", str(out)]) == 1
     (e,) = json.loads((out / "experiments.json").read_text())["experiments"]

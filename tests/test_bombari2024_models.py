@@ -8,10 +8,10 @@ import pytest
 import torch
 
 from attncheck import F64, MP
-from attncheck.data.token_matrices import FAMILIES, iid_samples, tokens
-from attncheck.models import glm
-from attncheck.models import random_features as rf
-from attncheck.models import word_sensitivity as ws
+from attncheck.papers.bombari2024.data.token_matrices import FAMILIES, iid_samples, tokens
+from attncheck.papers.bombari2024.models import glm
+from attncheck.papers.bombari2024.models import random_features as rf
+from attncheck.papers.bombari2024.models import word_sensitivity as ws
 
 
 def _X(n, d, seed=0, family="gaussian"):
@@ -56,7 +56,7 @@ def test_rf_and_drf_probes_match_the_dense_maps(act):
     delta = torch.randn(2, 3, 1, d, generator=g, dtype=torch.float64)
     for layers in ([], Vs):
         p1, b1 = ws.rf_probe(blocks, [[0], [2]], act, layers)
-        p2, b2 = ws.dense_probe(lambda Y: rf.drf_features(Y, [V] + layers, act), X, [[0], [5]])
+        p2, b2 = ws.dense_probe(lambda Y: rf.drf_features(Y, [V] + layers, act), X, [[0], [5]])  # noqa: B023 (called at once, inside this iteration)
         assert torch.allclose(p1(delta), p2(delta), rtol=1e-12, atol=1e-12) and abs(b1 - b2) < 1e-12
     p1, _ = ws.rf_probe(blocks, [[0, 1, 2]], act)
     p2, _ = ws.dense_probe(lambda Y: rf.rf_features(Y, V, act), X, [[0, 3, 5]])
@@ -246,7 +246,7 @@ def test_drf_norm_draws_have_the_law_of_the_dense_forward_pass():
 def test_feature_cases_have_full_row_rank():
     """The Section 6 strategy is valid by construction: Phi_r of full row rank in every family (the ReLU-like
     family once repeated all-floor rows, a singular K_r, seed 3)."""
-    from attncheck.strategies.glm import FeatureCase
+    from attncheck.papers.bombari2024.strategies.glm import FeatureCase
 
     for seed in range(200):
         for family in ("gaussian", "relu", "ill"):

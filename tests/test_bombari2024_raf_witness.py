@@ -1,13 +1,13 @@
-"""The Appendix D witnesses (attncheck.models.raf_witness) against direct computations."""
+"""The Appendix D witnesses (attncheck.papers.bombari2024.models.raf_witness) against direct computations."""
 import itertools
 import math
 
 import numpy as np
 import torch
 
-from attncheck.data.token_matrices import tokens
-from attncheck.models import raf_witness as rw
-from attncheck.models import random_features as rf
+from attncheck.papers.bombari2024.data.token_matrices import tokens
+from attncheck.papers.bombari2024.models import raf_witness as rw
+from attncheck.papers.bombari2024.models import random_features as rf
 
 
 def _X(n, d, seed=0, family="gaussian"):

@@ -2,10 +2,11 @@
 import mpmath
 import pytest
 from flint import ctx
-
-from attncheck import certify_params
-from attncheck.engine import run
 from planted_certify import PLANTED_CERTIFY
+
+from attncheck.certify import params as certify_params
+from attncheck.core import declarations
+from attncheck.run.session import run_claim as run
 
 
 def _cert(cid, seed=0):
@@ -54,7 +55,7 @@ def test_ineligible_claims_state_why():
     assert rec["verdict"] == "HOLDS" and cert == {"status": "not eligible", "reason": "integer structure",
                                                   "detail": "n mod 3"}
     with pytest.raises(ValueError):
-        certify_params.Ineligible("too hard")
+        declarations.Ineligible("too hard")
 
 
 def test_precision_does_not_leak():
@@ -66,9 +67,9 @@ def test_precision_does_not_leak():
 
 def test_box_validation():
     with pytest.raises(ValueError):
-        certify_params.Parameters({"x": (1.0, 0.0)}, case=lambda v: v)
+        declarations.Parameters({"x": (1.0, 0.0)}, case=lambda v: v)
     with pytest.raises(ValueError):
-        certify_params.Parameters({"n": (0.0, 1.0)}, case=lambda v: v, log=("n",))
+        declarations.Parameters({"n": (0.0, 1.0)}, case=lambda v: v, log=("n",))
 
 
 def test_certification_runs_in_its_declared_profiles_only():
@@ -85,7 +86,8 @@ def test_an_evaluator_that_asks_a_ball_for_a_float_is_not_eligible():
 
 
 def test_report_separates_certified_and_says_why_not():
-    from attncheck import report, report_groups
+    from attncheck.report import groups as report_groups
+    from attncheck.report import labels
     recs = [run(PLANTED_CERTIFY.get(c), "quick", seed=0) for c in
             ("planted/certify-own/bound-true-twin", "planted/certify-own/identity-at-a-tolerance",
              "planted/certify-own/ineligible")]
@@ -95,9 +97,9 @@ def test_report_separates_certified_and_says_why_not():
                                                  "certified by symbolic-interval": 1,
                                                  "not eligible: integer structure": 1, "undeclared": 0}
     assert "(1 symbolic-interval)" in report_groups.certification_text(recs)
-    assert "certified by symbolic-interval" in report.key_evidence(recs[0])
-    assert "% of the box" in report.key_evidence(recs[1])
-    assert "certification not eligible: integer structure" in report.key_evidence(recs[2])
+    assert "certified by symbolic-interval" in labels.key_evidence(recs[0])
+    assert "% of the box" in labels.key_evidence(recs[1])
+    assert "certification not eligible: integer structure" in labels.key_evidence(recs[2])
 
 
 def test_own_space_certifies_over_the_declared_parameters():
@@ -106,7 +108,7 @@ def test_own_space_certifies_over_the_declared_parameters():
     rec, cert = _cert("planted/certify-own/own-space")
     assert rec["verdict"] == "CERTIFIED" and cert["status"] == "certified"
     with pytest.raises(ValueError):
-        certify_params.from_space(c.space)  # n is an integer: relaxing it must be explicit
+        declarations.from_space(c.space)  # n is an integer: relaxing it must be explicit
 
 
 def test_an_evaluator_that_fails_on_balls_keeps_its_sampled_verdict():
@@ -130,12 +132,12 @@ def test_cases_are_certified_only_when_every_structure_is():
         return ge(x * x + case["shift"], 0.0, xp)
 
     def part(shift, lo=-1.0, hi=1.0):
-        return certify_params.Parameters({"x": (lo, hi)}, case=lambda v, s=shift: dict(v, shift=s), max_boxes=400)
+        return declarations.Parameters({"x": (lo, hi)}, case=lambda v, s=shift: dict(v, shift=s), max_boxes=400)
 
-    ok = certify_params.Cases((("shift 0.5", part(0.5)), ("shift 1", part(1.0))))
+    ok = declarations.Cases((("shift 0.5", part(0.5)), ("shift 1", part(1.0))))
     out = certify_params.run_cases(evaluate, ok)
     assert out.status == "certified" and out.certified_fraction == 1.0 and "shift 1: certified" in out.detail
-    bad = certify_params.Cases((("shift 1", part(1.0)), ("shift -0.01", part(-0.01))))
+    bad = declarations.Cases((("shift 1", part(1.0)), ("shift -0.01", part(-0.01))))
     out = certify_params.run_cases(evaluate, bad)
     assert out.status == "refuted" and abs(out.counterexample["point"]["x"]) < 0.1
     assert "shift 1: certified" in out.detail and "shift -0.01: refuted" in out.detail

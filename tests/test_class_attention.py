@@ -1,5 +1,5 @@
-"""Tests of attncheck.models.class_attention: the evaluator on random row classes against
-the dense model (attncheck.models.attention) at small n, and its dataset modules against
+"""Tests of attncheck.papers.deng2023.models.class_attention: the evaluator on random row classes against
+the dense model (attncheck.papers.deng2023.models.attention) at small n, and its dataset modules against
 the four evaluators it replaces, over Hypothesis-drawn parameters."""
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attncheck.models import attention as dense
-from attncheck.models import class_attention as core
-from attncheck.precision import F64, MP
+from attncheck.numeric.precision import F64, MP
+from attncheck.papers.deng2023.models import attention as dense
+from attncheck.papers.deng2023.models import class_attention as core
 
 RTOL = 1e-11
 

@@ -1,26 +1,26 @@
 """Tests of the helpers behind properties/test_deng2023_self_attention.py: the grouped
-evaluators of attncheck.models.class_attention.definition_d1 against the dense (small n) and
+evaluators of attncheck.papers.deng2023.models.class_attention.definition_d1 against the dense (small n) and
 structured (large n) reference models, the column-group sums of random signs, the
 network maximum, and the Appendix D strategies."""
 from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from attncheck.data.attention import SelfAttentionParams
-from attncheck.models import attention as dense
-from attncheck.models.class_attention import rows as structured
-from attncheck.models.class_attention import definition_d1 as sa
-from attncheck.models.random_signs import rademacher_group_sums
-from attncheck.precision import MP
-from attncheck.strategies import m_smallest
-from attncheck.strategies import self_attention as sas
-from fractions import Fraction
+from attncheck.numeric.precision import MP
+from attncheck.papers.deng2023.data.attention import SelfAttentionParams
+from attncheck.papers.deng2023.models import attention as dense
+from attncheck.papers.deng2023.models.class_attention import definition_d1 as sa
+from attncheck.papers.deng2023.models.class_attention import rows as structured
+from attncheck.papers.deng2023.models.random_signs import rademacher_group_sums
+from attncheck.papers.deng2023.strategies import m_smallest
+from attncheck.papers.deng2023.strategies import self_attention as sas
 
 RTOL = 1e-12
 X_MATRIX = {"ones": lambda d: np.ones((d, d)), "identity": np.eye}
@@ -152,7 +152,7 @@ def test_top_score_in_mpmath_matches_the_full_maximum():
         c = sa.c_lin(g, "ones", MP(30))
         fast = sa.top_score(c, Y)
         full = [max(sa.inner(c[q], Y[i, l]) for q in range(len(c)) for l in range(30)) for i in range(40)]
-    assert all(a == b for a, b in zip(fast, full))
+    assert all(a == b for a, b in zip(fast, full, strict=False))
 
 
 def test_aligned_pair_shares_one_y_between_datasets():
@@ -230,7 +230,8 @@ def test_relaxed_counts_as_thin_balls_enclose_the_grouped_values(n, d):
     """Definition D.1 with k = d - 2 and t = n/(d-2) as arb balls (one class structure each): at the
     integer point the relaxed evaluator encloses the integer one's mpmath values, every quantity."""
     from flint import arb
-    from attncheck.interval import ARB, Ball
+
+    from attncheck.numeric.interval import ARB, Ball
 
     p = SelfAttentionParams(n, d, 0.9, 0.25, 0.75, 0, 1)
     g, k, t = sa.Grouped(p), d - 2, n // (d - 2)
@@ -244,6 +245,6 @@ def test_relaxed_counts_as_thin_balls_enclose_the_grouped_values(n, d):
                 balls = np.ravel(getattr(sa, name)(r, X, xp))
                 with mpmath.workdps(40):
                     exact = np.ravel(getattr(sa, name)(g, X, MP(40)))
-                    for b, v in zip(balls, exact):
+                    for b, v in zip(balls, exact, strict=False):
                         assert b.x.rad() < 1e-20 * (1 + abs(float(v)))
                         assert b.x.overlaps(arb(mpmath.nstr(v, 35), 1e-30 * (1 + abs(v)))), (name, X, b, v)

@@ -1,7 +1,7 @@
 """Tests of the helpers behind properties/test_deng2023_cross_attention.py (deng2023 Appendix F):
-the reduced evaluator attncheck.models.class_attention.definition_f1 against the dense and the
+the reduced evaluator attncheck.papers.deng2023.models.class_attention.definition_f1 against the dense and the
 structured models, its exactness in both backends, the index-condition selection, and the
-strategies of attncheck.strategies.cross_attention."""
+strategies of attncheck.papers.deng2023.strategies.cross_attention."""
 from __future__ import annotations
 
 import itertools
@@ -13,13 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attncheck.data.attention import CrossAttentionParams
-from attncheck.models import attention as dense
-from attncheck.models.class_attention import rows as structured
-from attncheck.models.class_attention import definition_f1 as cm
-from attncheck.precision import F64, MP
-from attncheck.strategies import m_large, m_smallest
-from attncheck.strategies.cross_attention import cross_case, divisors, pair_case, width_near
+from attncheck.numeric.precision import F64, MP
+from attncheck.papers.deng2023.data.attention import CrossAttentionParams
+from attncheck.papers.deng2023.models import attention as dense
+from attncheck.papers.deng2023.models.class_attention import definition_f1 as cm
+from attncheck.papers.deng2023.models.class_attention import rows as structured
+from attncheck.papers.deng2023.strategies import m_large, m_smallest
+from attncheck.papers.deng2023.strategies.cross_attention import cross_case, divisors, pair_case, width_near
 
 RTOL = 1e-12
 SMALL = [(n, d) for n in (2, 3, 4, 6, 12) for d in range(2, n + 2) if n % (d - 1) == 0]
@@ -269,8 +269,9 @@ def test_relaxed_counts_enclose_the_integer_values(n, d, softmax):
     route): at the integer point both give the integer evaluator's mpmath values, f and c alike."""
     import sympy
     from flint import arb
-    from attncheck.interval import ARB, Ball
-    from attncheck.symbolic import SYM
+
+    from attncheck.numeric.interval import ARB, Ball
+    from attncheck.numeric.symbolic import SYM
 
     a = 1.7
     keys, groups = cm.present_keys(n, d, (0, 1, 2)), cm.present_groups(d, (0, 1, 2))  # what the claims read
@@ -283,13 +284,13 @@ def test_relaxed_counts_enclose_the_integer_values(n, d, softmax):
     xp = ARB(128)
     with xp.context():
         nb, db = Ball(arb(n)), Ball(arb(d))
-        for ball, v in zip(present(cm.f(nb, db, a, xp, softmax), cm.c_parts(nb, db, a, xp, softmax)), exact):
+        for ball, v in zip(present(cm.f(nb, db, a, xp, softmax), cm.c_parts(nb, db, a, xp, softmax)), exact, strict=False):
             assert ball.x.overlaps(arb(mpmath.nstr(v, 35), 1e-30 * (1 + abs(v)))), (ball, v)
     k, ns = sympy.Symbol("k", positive=True), sympy.Integer(n)  # n as k t with t = n / k at k = d - 1
     for n_sym, d_sym in ((ns, sympy.Integer(d)), (k * ns / (d - 1), k + 1)):
         xs = SYM({"k": (1.0, 1e15)})  # orders the scores on k >= 1
         values = present(cm.f(n_sym, d_sym, a, xs, softmax), cm.c_parts(n_sym, d_sym, a, xs, softmax))
-        for expr, v in zip(values, exact):
+        for expr, v in zip(values, exact, strict=False):
             expr = expr.subs(k, d - 1)
             assert abs(sympy.N(expr, 40) - sympy.Float(mpmath.nstr(v, 38), 40)) <= 1e-30 * (1 + abs(v))
 

@@ -4,7 +4,6 @@ import subprocess
 import sys
 
 import pytest
-
 from test_plugin import USER_FILE
 
 
@@ -58,8 +57,8 @@ def test_replay_does_not_depend_on_which_modules_are_loaded(tmp_path):
     noisy = tmp_path / "noisy.json"
     cid = "deng2023/lemma-4.1/part-2"
     _cli("check", cid, "--json", str(plain))
-    code = ("import sys; sys.path.insert(0, %r); import noise; from attncheck.cli import main; "
-            "main(['check', %r, '--json', %r])" % (str(tmp_path), cid, str(noisy)))
+    code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import noise; from attncheck.cli import main; "
+            f"main(['check', {cid!r}, '--json', {str(noisy)!r}])")
     subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     a, b = (json.loads(p.read_text()) for p in (plain, noisy))
     for rec in (a, b):

@@ -10,7 +10,8 @@ import pytest
 
 distributed = pytest.importorskip("distributed")  # .ci/run installs the dask extra and checks it imports
 
-from attncheck import cluster, replication, report  # noqa: E402
+from attncheck.report import writer as report  # noqa: E402
+from attncheck.run import cluster, replication  # noqa: E402
 
 HERE = Path(__file__).parent
 CLAIMS = HERE / "dask_claims.py"
@@ -183,8 +184,8 @@ def test_experiments_run_before_the_claims_queued_after_them(tmp_path):
     """On one worker, the experiment submitted first starts before every claim: a long experiment does not
     wait for the claims and then run alone (the claims are submitted after it, as cmd_report does)."""
     from attncheck import cli
-    from attncheck.claims import REGISTRY
-    from attncheck.profiles import get_profile
+    from attncheck.core.claims import REGISTRY
+    from attncheck.core.profiles import get_profile
 
     def runner(profile, out, seed, progress):
         return [{"id": "toy", "figures": [], "profile": profile, "seed": seed}]
@@ -209,8 +210,8 @@ def test_a_long_silence_is_broken_by_a_line_naming_what_runs(tmp_path):
     import time
 
     from attncheck import cli
-    from attncheck.claims import REGISTRY
-    from attncheck.profiles import get_profile
+    from attncheck.core.claims import REGISTRY
+    from attncheck.core.profiles import get_profile
 
     def runner(profile, out, seed, progress):
         time.sleep(3.0)

@@ -1,21 +1,21 @@
 """deng2023's certification declarations: every deterministic claim declares a route or a reason; the
 D.1 and F.1 boxes cover their structures; claims certified exactly / by sign factors, stated errata
 refuted by the same routes (re-checked in mpmath)."""
-import sys
 
-import numpy as np
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from attncheck import certify_params as cp
-from attncheck.cli import load
-from attncheck.claims import REGISTRY
+from attncheck.certify import params as cp
+from attncheck.core import declarations
+from attncheck.core.claims import REGISTRY
+from attncheck.papers.deng2023 import certification as declare
+from attncheck.run.loader import load
 
 PROPERTIES = Path(__file__).resolve().parent.parent / "properties"
-load([str(p) for p in sorted(PROPERTIES.glob("test_deng2023_*.py"))])
-declare = sys.modules["deng2023_certification"]
+load([PROPERTIES / "deng2023"])
 
 DETERMINISTIC = [c for c in REGISTRY if c.id.startswith("deng2023/") and c.kind.value in ("identity", "inequality")]
 
@@ -25,8 +25,8 @@ def test_every_deterministic_claim_declares_a_route_or_a_reason():
     kinds = Counter(type(c.certify).__name__ for c in DETERMINISTIC)
     assert set(kinds) == {"Cases", "Ineligible"} and kinds["Cases"] == 143
     for c in DETERMINISTIC:
-        if isinstance(c.certify, cp.Ineligible):
-            assert c.certify.reason in cp.REASONS and c.certify.detail
+        if isinstance(c.certify, declarations.Ineligible):
+            assert c.certify.reason in declarations.REASONS and c.certify.detail
 
 
 def test_cross_attention_structures():
@@ -66,7 +66,7 @@ def test_stated_errata_are_refuted_by_the_symbolic_route(cid):
     assert float(out.counterexample["slack"]) < 0
 
 
-SECTION_E = [c for c in DETERMINISTIC if c.id.startswith("deng2023/lemma-e") and isinstance(c.certify, cp.Cases)]
+SECTION_E = [c for c in DETERMINISTIC if c.id.startswith("deng2023/lemma-e") and isinstance(c.certify, declarations.Cases)]
 
 
 @pytest.mark.parametrize("n, d, a, b", [(2, 3, 1.2, 0.1), (6, 3, 2.0, 0.5), (8, 4, 1.5, 0.3), (12, 5, 20.0, 0.9),
@@ -76,8 +76,9 @@ def test_section_e_orbits_relaxed_give_the_sampled_values(n, d, a, b):
     evaluator (compressed classes, mpmath), and nothing else: one value per orbit instead of per column."""
     import mpmath
     from flint import arb
-    from attncheck.interval import ARB, Ball
-    from attncheck.precision import MP
+
+    from attncheck.numeric.interval import ARB, Ball
+    from attncheck.numeric.precision import MP
 
     assert len(SECTION_E) == 15
     k, t = d - 2, n // (d - 2)

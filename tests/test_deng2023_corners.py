@@ -6,23 +6,21 @@ called safe ("holds from n = 10^5 / 10^6 / 10^8"); asymptotic claims may still h
 """
 import dataclasses
 import math
-import sys
-from pathlib import Path
 
+import claimfiles
 import numpy as np
 import pytest
 
 from attncheck import stats
-from attncheck.data.attention import SelfAttentionParams
-from attncheck.engine import run
-from attncheck.precision import F64
-from attncheck.strategies import m_smallest
-from attncheck.strategies import self_attention as sas
-from attncheck.strategies.attention import SelfAttentionCase
+from attncheck.numeric.precision import F64
+from attncheck.papers.deng2023.data.attention import SelfAttentionParams
+from attncheck.papers.deng2023.strategies import m_smallest
+from attncheck.papers.deng2023.strategies import self_attention as sas
+from attncheck.papers.deng2023.strategies.attention import SelfAttentionCase
+from attncheck.run.session import run_claim as run
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
-import test_deng2023_appendix_ae as ae  # noqa: E402
-import test_deng2023_self_attention as sa  # noqa: E402
+ae = claimfiles.module("deng2023", "test_appendix_ae")
+sa = claimfiles.module("deng2023", "test_self_attention")
 
 DRAWS = 20_000
 B, C = sas.exact_split(0.9)

@@ -5,9 +5,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attncheck import Choice, Int, Real, Space, claim, le, lt
-from attncheck.claims import Registry
-from attncheck.engine import run
+from attncheck.core.claims import Registry
 from attncheck.engine.derived import MAX_PARAMS, derive
+from attncheck.run.session import run_claim as run
 
 DERIVABLE = {
     "floats": st.floats(0, 1),

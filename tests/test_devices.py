@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from attncheck.devices import torch_device
+from attncheck.numeric.devices import torch_device
 
 
 def test_cpu_is_the_default(monkeypatch):

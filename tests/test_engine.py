@@ -1,12 +1,13 @@
 """The engine against planted claims of known truth."""
 import pytest
-
-from attncheck import F64
-from attncheck.engine import run
-from attncheck.precision import DEFAULT_MARGIN
 from planted import PLANTED, bernoulli_claim, lemma_4_1_part_2, mean_sign_claim
 
-FALSE = ["planted/lemma-4.2/part-2-at-0.99", "planted/lemma-3.1/doubled", "planted/softmax/scale", "planted/square/ge-identity", "planted/precision/hidden"]
+from attncheck import F64
+from attncheck.numeric.precision import DEFAULT_MARGIN
+from attncheck.run.session import run_claim as run
+
+FALSE = ["planted/lemma-4.2/part-2-at-0.99", "planted/lemma-3.1/doubled", "planted/softmax/scale", "planted/square/ge-identity",
+         "planted/precision/hidden"]
 TRUE = ["planted/softmax/shift", "planted/precision/tie"]
 
 
@@ -112,8 +113,9 @@ def test_eventually_claims_are_judged_at_the_end_of_the_path():
 def _deep_hidden(sign, dps, seen):
     """sign * ((1 + 2^-150) - 1) >= 0: float64 and 30 digits see an exact 0; 60 digits decide it (2^-150 ~ 7e-46)."""
     from hypothesis import strategies as st
+
     from attncheck import Slack, claim
-    from attncheck.claims import Registry
+    from attncheck.core.claims import Registry
 
     @claim(f"planted/precision/deep-{'true' if sign > 0 else 'false'}", kind="inequality", statement="",
            source="planted", domain=st.just(1.0), dps=dps, registry=Registry())

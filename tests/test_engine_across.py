@@ -1,10 +1,10 @@
 """Asymptotic claims across a second path coordinate: n-trend judged at each L, e^{CL} rate fitted."""
 import pytest
+from planted_across import REG
 
 from attncheck import claim
-from attncheck.claims import Registry
-from attncheck.engine import run
-from planted_across import REG
+from attncheck.core.claims import Registry
+from attncheck.run.session import run_claim as run
 
 
 def test_a_constant_growing_like_e_to_the_CL_holds_with_its_rate_fitted():

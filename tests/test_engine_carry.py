@@ -9,8 +9,8 @@ import math
 import pytest
 
 from attncheck import Int, Real, Space, claim
-from attncheck.claims import Registry
-from attncheck.engine import run
+from attncheck.core.claims import Registry
+from attncheck.run.session import run_claim as run
 
 REG = Registry()
 PATH = {"quick": [10, 100, 10**3, 10**4, 10**5], "deep": [10, 100, 10**3, 10**4, 10**5]}

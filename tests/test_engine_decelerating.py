@@ -31,7 +31,7 @@ def _verdict(n, c):
     from attncheck.engine.checks import Point
     from attncheck.engine.verdict import _asymptotic
 
-    return _asymptotic([Point(point=k, worst={"implied_constant": v}) for k, v in zip(n, c)])
+    return _asymptotic([Point(point=k, worst={"implied_constant": v}) for k, v in zip(n, c, strict=False)])
 
 
 def test_a_rise_that_stops_before_the_tail_is_not_a_refutation():

@@ -1,11 +1,11 @@
 """Paths over (beta, n): each growth law of d judged along n on its own (attncheck.engine.series)."""
 import pytest
-
-from attncheck.engine import run
-from attncheck.engine.series import grid, series_key, split
-from attncheck.report import verdict_label
-
 from planted_power import POWER
+
+from attncheck.core.paths import grid
+from attncheck.engine.series import series_key, split
+from attncheck.report.labels import verdict_label
+from attncheck.run.session import run_claim as run
 
 
 def test_grid_orders_by_series_then_n():
@@ -38,6 +38,6 @@ def test_beta_series_twin_holds_with_where_each_series_holds():
 
 
 def test_key_evidence_of_a_series_path_is_where_each_series_holds():
-    from attncheck.report import key_evidence
+    from attncheck.report.labels import key_evidence
     rec = run(POWER.get("power/beta-series/twin"), "quick", seed=0)
     assert "worst pass rate 1 " in key_evidence(rec)  # the failing points below each holds_from are left out

@@ -1,6 +1,7 @@
 """Engine additions: a per-claim cap on Monte Carlo draws, and one-sided witnesses that never refute."""
-from attncheck.engine import run
 from planted_additions import REG, SEEN_SIZES
+
+from attncheck.run.session import run_claim as run
 
 
 def test_draws_caps_the_monte_carlo_sample_per_case():

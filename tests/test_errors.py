@@ -5,8 +5,8 @@ import numpy as np
 from hypothesis import strategies as st
 
 from attncheck import Real, Space, le
-from attncheck.claims import Registry, claim
-from attncheck.engine import run
+from attncheck.core.claims import Registry, claim
+from attncheck.run.session import run_claim as run
 
 
 def too_large(x):
@@ -50,7 +50,7 @@ def test_an_exception_records_the_shrunk_case_and_the_users_frames():
     assert f"x too large: {case}" in ev["error"]  # the error belongs to the recorded case
     tb = ev["traceback"]
     assert "in raises" in tb and "in too_large" in tb and 'raise ValueError(f"x too large: {x}")' in tb
-    assert tb.rstrip().endswith("ValueError: x too large: %s" % case)
+    assert tb.rstrip().endswith(f"ValueError: x too large: {case}")
 
 
 def test_a_nan_records_its_case():

@@ -1,4 +1,4 @@
-"""Smoke tests of attncheck.experiments.deng2023_attention (deng2023 Section 7.2, Figures 4 and 5)."""
+"""Smoke tests of attncheck.papers.deng2023.experiments.attention (deng2023 Section 7.2, Figures 4 and 5)."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from attncheck.experiments import deng2023_attention as exp
+from attncheck.papers.deng2023.experiments import attention as exp
 
 TINY = [exp.Point(), exp.Point(n=205, d=12, m=15, a0=0.8, a1=0.1, c=0.5), exp.Point(n=256, d=4, m=3, a1=3.0)]
 

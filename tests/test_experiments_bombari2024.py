@@ -2,8 +2,8 @@
 import numpy as np
 import torch
 
-from attncheck.experiments import bombari2024_generalization as g4
-from attncheck.experiments import bombari2024_ws as e
+from attncheck.papers.bombari2024.experiments import generalization as g4
+from attncheck.papers.bombari2024.experiments import ws as e
 
 
 def test_rf_point_is_a_bracket_and_attention_points_are_positive():
@@ -26,8 +26,8 @@ def test_figure_4_trial_rows():
 
 def test_figure_4_features_match_the_dense_maps():
     """The batched features of every sample and the one-token perturbation of the test sample are the dense maps."""
-    from attncheck.data.token_matrices import iid_samples
-    from attncheck.models import random_features as rf
+    from attncheck.papers.bombari2024.data.token_matrices import iid_samples
+    from attncheck.papers.bombari2024.models import random_features as rf
 
     n, d = 4, 3
     Xs = torch.as_tensor(iid_samples("gaussian", 5, n, d, np.random.default_rng(0)))

@@ -1,7 +1,7 @@
 """Smoke tests of the Section 7.1 reproduction (small grids, few trials)."""
 import numpy as np
 
-from attncheck.experiments import deng2023_toy as e
+from attncheck.papers.deng2023.experiments import toy as e
 
 
 def test_success_is_one_boolean_per_trial_and_follows_the_theory():

@@ -3,11 +3,12 @@ import math
 
 import numpy as np
 
-from attncheck.experiments import DESCRIPTIONS, RUNNERS, goel2026_training
+from attncheck.papers.goel2026.experiments import training as goel2026_training
+from attncheck.run.experiments import all_runners, descriptions
 
 
 def test_goel2026_runner_is_registered():
-    assert "goel2026-a" in DESCRIPTIONS and goel2026_training.entries in RUNNERS
+    assert "goel2026-a" in descriptions() and goel2026_training.entries in all_runners()
 
 
 def test_quick_run_writes_figures_and_rates(tmp_path, monkeypatch):

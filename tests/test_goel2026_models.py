@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 import torch
 
-from attncheck.data import gaussian_regression as gr
-from attncheck.models import preconditioned_gd as pgd
-from attncheck.models import softmax_regression as sr
+from attncheck.papers.goel2026.data import gaussian_regression as gr
+from attncheck.papers.goel2026.models import preconditioned_gd as pgd
+from attncheck.papers.goel2026.models import softmax_regression as sr
 
 
 @pytest.fixture
@@ -119,7 +119,7 @@ def test_algorithm1_converges_and_balances_where_sgd_drifts(problem):
 
 def _plain_and_stein(problem, n, N, seed):
     """Per-draw plain row differences (row term minus its population counterpart) and the Stein forms."""
-    from attncheck.models import finite_n_bias as fb
+    from attncheck.papers.goel2026.models import finite_n_bias as fb
     rng = np.random.default_rng(seed)
     A, B = 0.6 * rng.standard_normal((problem.k, problem.d)), 0.15 * rng.standard_normal((problem.d, problem.d))
     x = rng.standard_normal((N, n, problem.d)) @ np.linalg.cholesky(problem.Sigma).T
@@ -154,7 +154,7 @@ def test_stein_forms_shrink_the_spread_at_large_n(problem):
 
 
 def test_regularizer_bias_draws_drop_a_mean_zero_linear_term(problem):
-    from attncheck.models import finite_n_bias as fb
+    from attncheck.papers.goel2026.models import finite_n_bias as fb
     rng = np.random.default_rng(13)
     A, B = _theta(rng, problem.k, problem.d)
     n, N = 50, 200_000
@@ -178,7 +178,7 @@ def test_regularizer_bias_draws_drop_a_mean_zero_linear_term(problem):
 def test_query_moments_match_the_dense_softmax(per_draw):
     """softmax_moments.query and QueryDraws.cov (batched products, self-term included) against the softmax
     of the n scores x_j^T B^T x_i written out per draw, and draw_keys against z L^T on the same stream."""
-    from attncheck.models import softmax_moments as sm
+    from attncheck.papers.goel2026.models import softmax_moments as sm
     rng = np.random.default_rng(21)
     d, n, size = 3, 7, 5
     G = rng.standard_normal((d, d))

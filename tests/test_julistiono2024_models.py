@@ -1,15 +1,16 @@
 """julistiono2024 models: closed forms against torch autograd, mpmath and independent solvers."""
+import claimfiles
 import mpmath
 import numpy as np
 import pytest
 import torch
 from scipy.optimize import minimize
 
-from attncheck.data.mirror_descent import AttData, joint_toy, synthetic
-from attncheck.devices import torch_device
-from attncheck.models import att_svm as svm
-from attncheck.models import mirror_descent as md
-from attncheck.precision import MP
+from attncheck.numeric.devices import torch_device
+from attncheck.numeric.precision import MP
+from attncheck.papers.julistiono2024.data.mirror_descent import AttData, joint_toy, synthetic
+from attncheck.papers.julistiono2024.models import att_svm as svm
+from attncheck.papers.julistiono2024.models import mirror_descent as md
 
 
 @pytest.fixture(scope="module")
@@ -195,14 +196,7 @@ def test_step_increments_have_no_cancellation(data, rel):
 def test_exact_run_and_the_per_step_form_of_29():
     """lemma-29/eq-29: its float64 per-step form agrees with (29') on the run recomputed in 60 digits, to 1e-14 of its
     scale, where the float64 iterates' own differences carry errors of 1e-15 relative (R0 = 10 and 30)."""
-    import sys
-    from pathlib import Path
-
-    from attncheck.cli import load
-
-    claims = Path(__file__).resolve().parent.parent / "properties" / "test_julistiono2024_convergence.py"
-    load([str(claims)])
-    conv = sys.modules[f"attncheck_claims_{claims.stem}"]
+    conv = claimfiles.module("julistiono2024", "test_convergence")
     for args in [((10.0, 60), 0, 1.5, 0.3819660112501051, 2147483648, 1e-3), ((30.0, 60), 1, 3.0, 0.0, 0, 1.0)]:
         run = conv.Run(*args)
         fast = conv._eq29_steps(run.tr, run.eta)
@@ -210,7 +204,7 @@ def test_exact_run_and_the_per_step_form_of_29():
             xp = MP(60)
             exact = run.exact(xp)
             direct = conv._eq29(exact, run.eta, xp)
-            S = np.array([float(v * n) for v, n in zip(direct.value, exact.Np1[1:])])
+            S = np.array([float(v * n) for v, n in zip(direct.value, exact.Np1[1:], strict=False)])
             assert np.allclose(exact.N.astype(float), run.tr.N, rtol=1e-13)
         assert np.max(np.abs(fast.value - S) / fast.scale) <= 1e-14
 
@@ -237,7 +231,7 @@ def test_primal_dual_polish_reaches_kkt_for_p_above_2():
 
 def test_experiment_agreement_verdicts():
     """4.1 / 4.2 agreement: the paper's reading agrees; a planted mismatch (or a non-decreasing curve) does not."""
-    from attncheck.experiments import julistiono2024_synthetic as ex
+    from attncheck.papers.julistiono2024.experiments import synthetic as ex
 
     P = ex.P_VALUES
     res = {"final": {f"q={q},p={p}": 0.01 if q == p else 0.05 for q in P for p in P},
@@ -256,7 +250,7 @@ def test_experiment_agreement_verdicts():
 
 def test_experiments_assert_the_svm_certificate():
     """Every SVM behind the Section 4 experiments must be certified to KKT <= 1e-8; a planted worse one stops them."""
-    from attncheck.experiments import julistiono2024_synthetic as ex
+    from attncheck.papers.julistiono2024.experiments import synthetic as ex
 
     data = synthetic(3, 4, 4, np.random.default_rng(5))
     sol = svm.att_svm(data, svm.optimal_tokens(data), 2.0)
@@ -291,12 +285,9 @@ def test_mirror_map_and_svm_dual_gradient_match_torch_autograd(p):
 def test_the_rounding_scale_of_a_divergence_rounded_below_zero_is_real():
     """Deep profile, lemma-29/eq-29 at Run(R=30, K=2000, seed=0, p=1.1, u=0, w=0, eta=1e-3): the mpmath D of a run on
     the max-margin direction rounded to -5.9e-31, and sqrt made the slack's scale complex (ERROR)."""
-    import sys
-    from pathlib import Path
     from types import SimpleNamespace
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
-    import test_julistiono2024_convergence as conv
+    conv = claimfiles.module("julistiono2024", "test_convergence")
 
     with mpmath.workdps(30):
         D = np.array([mpmath.mpf("-5.9e-31"), mpmath.mpf("0.25"), mpmath.mpf("-1e-40")], dtype=object)
@@ -311,13 +302,9 @@ def test_a_thirty_digit_run_does_not_decide_what_sixty_digits_reverse():
     its scale was sqrt(D) ~ 0. At 60 and 100 digits every slack of the run is positive (+8e-19 relative at k = 1).
     The first 100 steps carry 88 of the false negatives. Its mirror image (the slack negated: false by exactly as
     much as the claim holds) must still be refuted at every step: the larger scale costs precision, not power."""
-    import sys
-    from pathlib import Path
+    from attncheck.numeric.precision import Slack, holds
 
-    from attncheck.precision import Slack, holds
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
-    import test_julistiono2024_convergence as conv
+    conv = claimfiles.module("julistiono2024", "test_convergence")
 
     run = conv.Run((30.0, 100), 0, 1.1, 0.0, 0, 1e-3)
     decided = holds(lambda xp, idx: conv.lemma_29_eq29.evaluate(run, xp), margin=conv.EQ29_MARGIN)

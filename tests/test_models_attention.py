@@ -1,5 +1,5 @@
-"""Tests of attncheck.models.attention, attncheck.models.class_attention.rows and
-attncheck.data.attention (Deng et al. 2023, Appendices A, C, D.1, F.1)."""
+"""Tests of attncheck.papers.deng2023.models.attention, attncheck.papers.deng2023.models.class_attention.rows and
+attncheck.papers.deng2023.data.attention (Deng et al. 2023, Appendices A, C, D.1, F.1)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ import mpmath
 import numpy as np
 import pytest
 
-from attncheck.data.attention import (
+from attncheck.papers.deng2023.data.attention import (
     CrossAttentionParams,
     SelfAttentionParams,
     cross_attention_dataset,
     self_attention_dataset,
 )
-from attncheck.models import attention as dense
-from attncheck.models.class_attention import rows as structured
+from attncheck.papers.deng2023.models import attention as dense
+from attncheck.papers.deng2023.models.class_attention import rows as structured
 
 RTOL = 1e-10
 

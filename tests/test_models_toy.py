@@ -5,10 +5,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attncheck.data import toy as data
-from attncheck.models import toy
-from attncheck.precision import MP
-from attncheck.strategies.toy import toy_scores
+from attncheck.numeric.precision import MP
+from attncheck.papers.deng2023.data import toy as data
+from attncheck.papers.deng2023.models import toy
+from attncheck.papers.deng2023.strategies.toy import toy_scores
 
 
 @settings(max_examples=60, deadline=None)

@@ -119,7 +119,7 @@ def test_fresh_randomness_is_recorded_and_used_by_the_claims_under_xdist(tmp_pat
     for r in recs.values():  # the seed each claim actually ran with, on the workers
         assert r["evidence"]["seed"] == seed
         assert f"--seed {seed}" in r["evidence"]["replay"]
-        assert "case_rng(seed=%d" % seed in json.dumps(r["evidence"]) or r["kind"] != "probabilistic"
+        assert f"case_rng(seed={seed:d}" in json.dumps(r["evidence"]) or r["kind"] != "probabilistic"
 
 
 @pytest.mark.parametrize("bad, message", [
@@ -258,7 +258,7 @@ def test_figures_are_drawn_where_the_claims_ran(tmp_path):
 def test_claims_run_longest_first_by_an_earlier_report(tmp_path):
     """The order xdist hands out (issue 11: the report phase must not undo xdist): an earlier report's times put the
     long claims first, claims it does not know before them, and the collected order is the same on every worker."""
-    from attncheck.schedule import longest_first, past_seconds
+    from attncheck.run.schedule import longest_first, past_seconds
 
     past = tmp_path / "past.json"
     past.write_text(json.dumps({"claims": [{"id": "mine/fact-1/true", "evidence": {"seconds": 0.1}},

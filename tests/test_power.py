@@ -3,9 +3,9 @@
 The 20-seed measurement in quick and deep is ``attncheck bench --power`` (README table).
 """
 import pytest
-
-from attncheck.engine import run
 from planted_power import FAMILIES, POWER
+
+from attncheck.run.session import run_claim as run
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))

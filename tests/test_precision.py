@@ -2,10 +2,10 @@
 import mpmath
 import numpy as np
 import pytest
-
-from attncheck.engine import run
-from attncheck.precision import F64, MP, Slack, all_of, both, close, ge, gt, holds, le
 from planted import PLANTED
+
+from attncheck.numeric.precision import F64, MP, Slack, all_of, both, close, ge, gt, holds, le
+from attncheck.run.session import run_claim as run
 
 
 def test_backends_agree_on_the_primitives():
@@ -49,7 +49,7 @@ def test_slacks_that_stay_below_240_digits_are_inconclusive_not_refuted():
 
 
 def test_nonfinite_slack_raises():
-    from attncheck.precision import NonFinite
+    from attncheck.numeric.precision import NonFinite
 
     with pytest.raises(NonFinite):
         holds(lambda xp, idx: Slack(np.array([np.nan]), 1.0))

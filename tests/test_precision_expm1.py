@@ -2,7 +2,7 @@
 import mpmath
 import numpy as np
 
-from attncheck.precision import F64, MP
+from attncheck.numeric.precision import F64, MP
 
 
 def test_expm1_float64_is_accurate_for_tiny_arguments():

@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from attncheck.models.random_signs import narrowest, rademacher_group_sums
+from attncheck.papers.deng2023.models.random_signs import narrowest, rademacher_group_sums
 
 
 def test_group_sums_have_the_rademacher_law():

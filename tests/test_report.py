@@ -1,9 +1,11 @@
 """Report writing for every kind of evidence: table, summary.md, summary.html, figures."""
 import json
 
-from attncheck import report
-from attncheck.engine import run
 from planted import PLANTED, lemma_4_1_part_2, log_growth_claim, mean_sign_claim
+
+from attncheck.report import labels
+from attncheck.report import writer as report
+from attncheck.run.session import run_claim as run
 
 
 def test_every_kind_of_record_renders(tmp_path):
@@ -20,8 +22,8 @@ def test_every_kind_of_record_renders(tmp_path):
     assert "Counterexample:" in html and "holds from n = 1000" in html
     assert (out / "index.html").exists() and "planted" in (out / "summary.md").read_text()
     doc = json.loads((out / "results.json").read_text())
-    assert [c["id"] for c in doc["claims"]] == sorted((r["id"] for r in records), key=report.natural_key)
-    lines = report.table(records)
+    assert [c["id"] for c in doc["claims"]] == sorted((r["id"] for r in records), key=labels.natural_key)
+    lines = labels.table(records)
     assert lines[-1].startswith("verdicts: HOLDS 3, CERTIFIED 1, REFUTED 1")
 
 
@@ -35,7 +37,7 @@ def _rec(cid, verdict="HOLDS", kind="inequality", **extra):
 
 
 def test_natural_order_sections_errata_families_and_counts():
-    from attncheck import report_groups as g
+    from attncheck.report import groups as g
 
     recs = [_rec("p/lemma-d.10/part-1"), _rec("p/lemma-d.2/part-10"), _rec("p/lemma-d.2/part-2"),
             _rec("p/lemma-4.1/main"), _rec("p/theorem-1.1/main"), _rec("p/fact-a.1/main"),
@@ -66,8 +68,9 @@ def test_natural_order_sections_errata_families_and_counts():
 
 
 def test_unchecked_parts_are_shown_on_the_claim_and_counted_per_paper(tmp_path):
-    from attncheck import report_groups as g
-    from attncheck import report_html, report_md
+    from attncheck.report import groups as g
+    from attncheck.report import html as report_html
+    from attncheck.report import md as report_md
 
     keyed = _rec("p/lemma-1.1/main", interpretation={"p": "p in (1, 6]", "unchecked": "p > 6: not drawn"})
     inline = _rec("p/lemma-1.2/main", interpretation={"a0": "a0 in [1e-12, 0.1); UNCHECKED: a0 < 1e-12"})
@@ -93,7 +96,8 @@ def test_unchecked_parts_are_shown_on_the_claim_and_counted_per_paper(tmp_path):
 def test_committed_report_renders_short_summary_and_pages(tmp_path):
     from pathlib import Path
 
-    from attncheck import report_html, report_md
+    from attncheck.report import html as report_html
+    from attncheck.report import md as report_md
 
     reports = Path(__file__).resolve().parent.parent / "reports"
     doc = json.loads((reports / "results.json").read_text())
@@ -110,7 +114,7 @@ def test_committed_report_renders_short_summary_and_pages(tmp_path):
 
 
 def test_deterministic_figures_have_few_symlog_labels_and_refuted_markers(tmp_path):
-    from attncheck import figures
+    from attncheck.report import figures
 
     path = [{"point": n, "refuted": n in (30, 100), "worst": {"relative_slack": s}}
             for n, s in [(2, 3e-25), (3, 1e-3), (30, -0.8), (100, -0.1), (1000, 0.5)]]

@@ -11,7 +11,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from browser import Browser, chromium_binary
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
@@ -21,7 +20,7 @@ pytestmark = pytest.mark.skipif(chromium_binary() is None, reason="chromium is n
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    from attncheck import report_html
+    from attncheck.report import html as report_html
 
     out = tmp_path_factory.mktemp("site")
     (out / "figures").symlink_to(REPORTS / "figures")

@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given, settings
 
 from attncheck import Choice, Int, Real, Space, claim, ge
-from attncheck.claims import Registry
-from attncheck.engine import run
-from attncheck.profiles import PROFILES, get_profile
+from attncheck.core.claims import Registry
+from attncheck.core.profiles import PROFILES, get_profile
+from attncheck.run.session import run_claim as run
 
 
 def test_real_corners_include_ends_and_points_just_inside():

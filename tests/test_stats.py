@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from scipy import stats as sst
 
 from attncheck import stats
-from attncheck.profiles import PROFILES
+from attncheck.core.profiles import PROFILES
 
 
 @settings(max_examples=200, deadline=None)

@@ -4,7 +4,7 @@ Stages: :mod:`.search` (corners, Hypothesis, optimizer) drives :mod:`.checks` (o
 check per kind) at each path point; :mod:`.verdict` turns the points into a verdict;
 :mod:`.run` ties them together and writes the results.json record.
 """
-from .checks import case_rng, take
-from .run import alpha_per_test, record, run
+from attncheck.engine.checks import case_rng, take
+from attncheck.engine.run import alpha_per_test, record, run
 
 __all__ = ["run", "record", "case_rng", "take", "alpha_per_test"]

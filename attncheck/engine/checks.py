@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import precision, stats
-from ..claims import Claim
-from ..precision import NonFinite
-from ..profiles import Budget, Profile
+from attncheck import stats
+from attncheck.core.claims import Claim
+from attncheck.core.profiles import Budget, Profile
+from attncheck.numeric import precision
+from attncheck.numeric.precision import NonFinite
 
 STAGES = ("corners", "hypothesis", "design", "optimizer")
 
@@ -169,7 +170,7 @@ class ProbabilisticCheck(Check):
         k = drawn = 0
         for size in stats.looks(*claim.mc_sizes(self.prof.mc_first, self.prof.mc_budget)):
             R = claim.sample(case, rng, size - drawn)
-            d = precision.holds(lambda xp, idx: claim.evaluate(case, take(R, idx), xp), self.margin, self.esc,
+            d = precision.holds(lambda xp, idx: claim.evaluate(case, take(R, idx), xp), self.margin, self.esc,  # noqa: B023 (called at once, inside this iteration)
                                 claim.precisions)
             if d.ok.shape != (size - drawn,):
                 raise ValueError(f"claim {claim.id}: evaluate must return one outcome per draw, "

@@ -5,7 +5,8 @@ corners of, to cover or to optimise over. Many such strategies are simple produc
 bounded ranges: ``st.floats(lo, hi)``, ``st.integers(lo, hi)``, ``st.sampled_from(...)``,
 ``st.just(v)``, combined by ``st.tuples``, ``st.fixed_dictionaries``, ``st.lists`` (up to
 ``MAX_PARAMS`` elements; a varying length is a parameter of its own), ``st.builds`` and
-``.map(f)``. For these :func:`derive` builds the equivalent :class:`~attncheck.space.Space`: every case it builds is one the strategy can draw (the
+``.map(f)``. For these :func:`derive` builds the equivalent :class:`~attncheck.core.space.Space`: every case it
+builds is one the strategy can draw (the
 same parameters through the same maps), so the corners, the design and the optimizer
 search the claim's own domain, no more. Anything else (filters, ``one_of``, flat-maps,
 unbounded floats, floats without subnormals across zero, unique lists, more than
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import math
 
-from ..space import Choice, Int, Real, Space
+from attncheck.core.space import Choice, Int, Real, Space
 
 #: more parameters than this: no derived Space (the corners' product and Powell need few)
 MAX_PARAMS = 12
@@ -68,13 +69,13 @@ def _node(s, name: str):
             raise _NotExact("optional keys, or keys that are not names")
         keys = list(s.mapping)
         params, build = _product([(f"{name}_{k}", s.mapping[k]) for k in keys], list)
-        return params, lambda v: dict(zip(keys, build(v)))
+        return params, lambda v: dict(zip(keys, build(v), strict=False))
     if kind == "BuildsStrategy":
         keys = list(s.kwargs)
         params, build = _product([(f"{name}_{i}", a) for i, a in enumerate(s.args)]
                                  + [(f"{name}_{k}", s.kwargs[k]) for k in keys], list)
         n = len(s.args)
-        return params, lambda v: (lambda xs: s.target(*xs[:n], **dict(zip(keys, xs[n:]))))(build(v))
+        return params, lambda v: (lambda xs: s.target(*xs[:n], **dict(zip(keys, xs[n:], strict=False))))(build(v))
     if kind == "MappedStrategy":
         params, build = _node(s.mapped_strategy, name)
         return params, lambda v: s.pack(build(v))

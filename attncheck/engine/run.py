@@ -6,13 +6,13 @@ import traceback
 
 import numpy as np
 
-from .. import replay, stats
-from ..claims import Claim, Kind, Verdict
-from ..precision import Escalation, NonFinite
-from ..profiles import Profile, get_profile
-from .checks import AsymptoticCheck, DeterministicCheck, ProbabilisticCheck, short
-from .search import EvaluationFailed, carry_worst, corner_values, search_point, space_of
-from .verdict import decide
+from attncheck import stats
+from attncheck.core.claims import Claim, Kind, Verdict
+from attncheck.core.profiles import Profile, get_profile
+from attncheck.engine.checks import AsymptoticCheck, DeterministicCheck, ProbabilisticCheck, short
+from attncheck.engine.search import EvaluationFailed, carry_worst, corner_values, search_point, space_of
+from attncheck.engine.verdict import decide
+from attncheck.numeric.precision import Escalation, NonFinite
 
 _CHECKS = {Kind.IDENTITY: DeterministicCheck, Kind.INEQUALITY: DeterministicCheck,
            Kind.PROBABILISTIC: ProbabilisticCheck, Kind.ASYMPTOTIC: AsymptoticCheck}
@@ -35,8 +35,11 @@ def alpha_per_test(claim: Claim, prof: Profile, n_random_claims: int) -> tuple[f
 
 
 def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_claims: int = 1,
-        progress=None) -> dict:
-    """Check one claim and return its results.json record (see README, "results.json")."""
+        progress=None, stages=()) -> dict:
+    """Check one claim and return its results.json record (docs/results-schema.md).
+
+    ``stages`` run after the sampled verdict (:func:`.verdict.decide`); :func:`attncheck.run.session.run_claim`
+    passes the certification and adds the replay command."""
     prof = profile if isinstance(profile, Profile) else get_profile(profile)
     if n_random_claims < 1:
         raise ValueError("n_random_claims must be >= 1")
@@ -57,7 +60,7 @@ def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_
                 progress(claim, seen[-1])
         if claim.carry_worst:
             carry_worst(checks, seen)
-        verdict, evidence = decide(claim, seen, prof.name)
+        verdict, evidence = decide(claim, seen, prof.name, stages)
     except EvaluationFailed as e:
         verdict, evidence = Verdict.ERROR, failed_evaluation(e)
     except NonFinite as e:
@@ -83,7 +86,6 @@ def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_
     if claim.kind is Kind.PROBABILISTIC:
         evidence["alpha_per_test"] = alpha_test
         evidence["alpha_per_claim"] = alpha_claim
-    evidence["replay"] = replay.command(claim, prof.name, seed, prof.scale)
     return record(claim, verdict, evidence)
 
 

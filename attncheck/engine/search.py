@@ -25,9 +25,9 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
 from hypothesis import seed as hyp_seed
 from scipy.optimize import minimize
 
-from . import choices
-from .checks import Check, Point, Violation, seed_of, short
-from .derived import derive
+from attncheck.engine import choices
+from attncheck.engine.checks import Check, Point, Violation, seed_of, short
+from attncheck.engine.derived import derive
 
 _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
            HealthCheck.large_base_example]
@@ -157,15 +157,15 @@ def _optimize(check: Check, pt: Point) -> None:
         best = {"score": np.inf, "values": base}
 
         def f(u):
-            values = space.from_unit(u, base)
+            values = space.from_unit(u, base)  # noqa: B023 (the optimizer calls f within this iteration)
             pt.count("optimizer")
             try:
                 score = check.objective(space.case(values))
             except Exception as exc:
                 raise EvaluationFailed(space.case(values), "optimizer", pt.point) from exc
             score = score if np.isfinite(score) else np.inf
-            if score < best["score"]:
-                best.update(score=score, values=values)
+            if score < best["score"]:  # noqa: B023
+                best.update(score=score, values=values)  # noqa: B023
             return score if np.isfinite(score) else 1e300
 
         x0 = np.clip(space.to_unit(base), 0.0, 1.0)
@@ -200,7 +200,7 @@ def carry_worst(checks: list[Check], points: list[Point]) -> None:
         for values in pt.tightest()[:1]:
             if values not in worst:
                 worst.append(values)
-    for check, pt in zip(checks, points):
+    for check, pt in zip(checks, points, strict=False):
         space = space_of(check.claim, pt.point)
         own = pt.tightest()[:1]
         for values in worst:

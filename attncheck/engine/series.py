@@ -2,27 +2,13 @@
 
 An "eventually" claim whose hypothesis admits a family of growth laws (d = n^beta for every
 beta in an interval) is checked along n separately for each member: the path is a grid of
-points ``{"beta": b, "n": n}`` (:func:`grid`), and :mod:`.verdict` judges each *series* (the
+points ``{"beta": b, "n": n}`` (:func:`attncheck.core.paths.grid`), and :mod:`.verdict` judges each *series* (the
 points sharing every coordinate but n, :func:`series_key`) by the eventually-rule on its own
 (a failure at its largest n refutes only if its failure rate does not fall), then combines:
 REFUTED if some series is, else INCONCLUSIVE if some series is, else HOLDS, with where each
 series holds along n.
 """
 from __future__ import annotations
-
-from typing import Callable, Iterable
-
-
-def grid(dim: str, values: Iterable, n: Iterable | Callable) -> list[dict]:
-    """Path points ``{dim: v, "n": x}`` for every value v and every x of ``n`` (a list, or v -> list),
-    ordered by v, then by n."""
-    out = []
-    for v in values:
-        ns = list(n(v) if callable(n) else n)
-        if sorted(ns) != ns or len(set(ns)) != len(ns):
-            raise ValueError(f"the n of series {dim} = {v} must increase, got {ns}")
-        out += [{dim: v, "n": x} for x in ns]
-    return out
 
 
 def series_key(point) -> tuple:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import math
 
-from .. import certify, certify_params, stats
-from ..claims import Claim, Kind, Verdict
-from . import series
-from .checks import Point
+from attncheck import stats
+from attncheck.core.claims import Claim, Kind, Verdict
+from attncheck.engine import series
+from attncheck.engine.checks import Point
 
 
 def path_n(point) -> float:
@@ -82,10 +82,9 @@ def _asymptotic(points: list[Point]) -> tuple[Verdict, dict]:
             return Verdict.INCONCLUSIVE, dict(
                 ev, tail_growth_exponent=tail.slope, tail_growth_exponent_ci95=[tail.lower, tail.upper],
                 reason="implied constant rises along the path, but more slowly and not significantly over its "
-                       "last %d points (n >= %g): consistent with a finite limit approached from below; extend the "
-                       "path to decide"
-                       % (tail.points, n[-tail.points]))
-        return Verdict.REFUTED, dict(ev, reason="the needed constant grows like n^%.3g along the path" % fit.slope)
+                       f"last {tail.points:d} points (n >= {n[-tail.points]:g}): consistent with a finite limit "
+                       "approached from below; extend the path to decide")
+        return Verdict.REFUTED, dict(ev, reason=f"the needed constant grows like n^{fit.slope:.3g} along the path")
     if fit.slope > 0:
         return Verdict.INCONCLUSIVE, dict(ev, reason="implied constant trends upward but not significantly; "
                                                       "extend the path (deep profile) to decide")
@@ -109,10 +108,10 @@ def _across(points: list[Point], x: str) -> tuple[Verdict, dict]:
     cmax = [max(p.worst["implied_constant"] for p in groups[v]) for v in xs]
     if len(xs) >= 3 and min(cmax) > 0:
         fit = stats.fit_power_law([math.exp(v) for v in xs], cmax)
-        ev.update({"rate_across_" + x: fit.slope, "rate_across_%s_ci95" % x: [fit.lower, fit.upper]})
+        ev.update({"rate_across_" + x: fit.slope, f"rate_across_{x}_ci95": [fit.lower, fit.upper]})
     bad = [v for v, (vd, _) in per.items() if vd is verdict and verdict is not Verdict.HOLDS]
     if bad:
-        ev["reason"] = "at %s = %s: %s" % (x, bad[0], per[bad[0]][1].get("reason", ""))
+        ev["reason"] = "at {} = {}: {}".format(x, bad[0], per[bad[0]][1].get("reason", ""))
     return verdict, ev
 
 
@@ -134,7 +133,7 @@ def failure_trend(points: list[Point]) -> dict | None:
     pos = [(n, k, m) for n, k, m, _ in rows if 0 < k < m]
     if len(pos) < 3 or len({n for n, _, _ in pos}) < 2:
         return None
-    fit = stats.fit_binomial_power_law(*zip(*pos), alpha=TREND_ALPHA)
+    fit = stats.fit_binomial_power_law(*zip(*pos, strict=False), alpha=TREND_ALPHA)
     out = {"failure_rate": [[n, k / m] for n, k, m in pos], "exponent": fit.slope,
            "exponent_ci99": [fit.lower, fit.upper], "falls": fit.lower < 0 and fit.upper < 0}
     allowed = 1.0 - rows[-1][3]
@@ -209,63 +208,33 @@ def _one_series(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
                 return Verdict.REFUTED, ev
             ev["failure_trend"] = trend
             return Verdict.INCONCLUSIVE, dict(ev, reason=(
-                "fails at the last point, but its failure rate falls like n^%.3g along the path; "
-                "extrapolated to hold from n ~ 10^%.3g" % (trend["exponent"],
+                "fails at the last point, but its failure rate falls like n^{:.3g} along the path; "
+                "extrapolated to hold from n ~ 10^{:.3g}".format(trend["exponent"],
                                                            trend.get("holds_from_extrapolated_log10", math.inf))))
     if any(p.undecided for p in (tail if claim.eventually else seen)):
-        return Verdict.INCONCLUSIVE, dict(ev, reason="float64 and mpmath up to %d digits could not decide "
-                                                     "the sign of some slacks" % claim.precisions[-1])
+        return Verdict.INCONCLUSIVE, dict(ev, reason=f"float64 and mpmath up to {claim.precisions[-1]:d} digits "
+                                                     "could not decide the sign of some slacks")
     strength = _strength(claim, tail if claim.eventually else seen)
     if strength:
         ev["strength"] = strength
     return Verdict.HOLDS, ev
 
 
-def decide(claim: Claim, seen: list[Point], profile: str | None = None) -> tuple[Verdict, dict]:
+def decide(claim: Claim, seen: list[Point], profile: str | None = None, stages=()) -> tuple[Verdict, dict]:
     """The verdict and its evidence; a one-sided witness (``refutable=False``) never refutes.
 
-    ``profile``: the profile's name, for certifications declared for some profiles only."""
-    verdict, ev = _decide(claim, seen, profile)
-    if verdict is Verdict.REFUTED and not claim.refutable:
-        ev["would_refute"] = ev.pop("reason", "a failing case")
-        return Verdict.INCONCLUSIVE, dict(ev, reason=(
-            "the evaluator is a one-sided witness (e.g. a lower bound on a sup checked against an Omega "
-            "claim): its failure cannot refute the claim"))
-    return verdict, ev
-
-
-def _decide(claim: Claim, seen: list[Point], profile: str | None) -> tuple[Verdict, dict]:
-    """The verdict and its evidence; a certificate is tried unless already refuted."""
+    ``stages``: what runs after the sampled verdict, in order, each ``(claim, verdict, evidence, profile) ->
+    (verdict, evidence)`` (the certification of :mod:`attncheck.certify`); ``profile`` is the profile's name."""
     if claim.kind is Kind.ASYMPTOTIC:
         verdict, extra = _asymptotic(seen) if claim.across is None else _across(seen, claim.across)
         verdict, ev = verdict, dict({"path": [point_summary(p) for p in seen]}, **extra)
     else:
         verdict, ev = _sampled(claim, seen)
-    if claim.certify is None or verdict is Verdict.REFUTED:
-        return verdict, ev
-    if isinstance(claim.certify, certify_params.Ineligible):
-        ev["certification"] = {"status": "not eligible", "reason": claim.certify.reason}
-        if claim.certify.detail:
-            ev["certification"]["detail"] = claim.certify.detail
-        return verdict, ev
-    if isinstance(claim.certify, (certify_params.Parameters, certify_params.Cases)):
-        if profile is not None and profile not in claim.certify.profiles:
-            ev["certification"] = {"status": "not run", "reason": f"runs in profile(s) {', '.join(claim.certify.profiles)}"}
-            return verdict, ev
-        run = certify_params.run if isinstance(claim.certify, certify_params.Parameters) else certify_params.run_cases
-        out = run(claim.evaluate, claim.certify)
-        ev["certification"] = out.evidence(claim.certify)
-    else:
-        out = certify.run(claim.certify)
-        ev["certification"] = {"status": out.status, "boxes": out.boxes, "box": claim.certify.box,
-                               "certified_fraction": out.certified_fraction,
-                               "route": "interval (arb, hand-written slack)"}
-    if out.status in ("not eligible", "error"):
-        return verdict, ev
-    if out.status == "refuted":
-        ev["counterexample"] = dict(out.counterexample, found_by=out.counterexample.get(
-            "found_by", "interval branch and bound"))
-        return Verdict.REFUTED, ev
-    if out.status == "certified" and verdict is Verdict.HOLDS:
-        return Verdict.CERTIFIED, ev
+    for stage in stages:
+        verdict, ev = stage(claim, verdict, ev, profile)
+    if verdict is Verdict.REFUTED and not claim.refutable:
+        ev["would_refute"] = ev.pop("reason", "a failing case")
+        return Verdict.INCONCLUSIVE, dict(ev, reason=(
+            "the evaluator is a one-sided witness (e.g. a lower bound on a sup checked against an Omega "
+            "claim): its failure cannot refute the claim"))
     return verdict, ev

@@ -1,0 +1,1 @@
+"""bombari2024: experiments."""

@@ -1,0 +1,352 @@
+"""bombari2024 word sensitivity (3.4): S(X) = sup_{i, ||Delta|| <= sqrt d} ||phi(X^i(Delta)) - phi(X)|| / ||phi(X)||.
+
+Two sides of the sup:
+
+- :func:`ascend` gives a *lower* bound: projected gradient ascent (torch autograd) over
+  Delta in the ball of radius sqrt(d), vectorised over tokens and restarts; every iterate
+  is feasible, so the best value seen is a witness. It can refute an O(.) upper bound,
+  never an Omega(.) lower bound (it can confirm one).
+- :func:`rf_upper` / :func:`drf_upper` give *certified upper* bounds from the Lipschitz chain
+  of Lemma B.1 / Lemma C.2, with the operator norm of the k x d block of token i in place of
+  ||V||_op (V(flat X^i(Delta) - flat X) = V_i Delta and ||V_i||_op <= ||V||_op), bounded above
+  through its Gram matrix with the rounding accounted for (:func:`op_norm`).
+
+A *probe* maps perturbations Delta of shape (T, R, m, d) (T token groups, R restarts, m
+tokens per group) to ||phi(X^I(Delta)) - phi(X)||^2 of shape (T, R). The structured probes
+never build the D x D matrix V nor, per step, the n x n scores: a one-token perturbation
+touches d columns of V, and one row and one column of the scores.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+
+from attncheck.papers.bombari2024.models.random_features import ACTIVATIONS, DTYPE, Attention, RFBlocks, rf_blocks
+
+
+@dataclass
+class WSEstimate:
+    """Lower bound per token group (ratio of (3.4)) and the witnesses Delta achieving it."""
+
+    ratio: torch.Tensor  # (T,)
+    delta: torch.Tensor  # (T, m, d)
+    base_norm: float
+
+    @property
+    def lower(self) -> float:
+        return float(self.ratio.max())
+
+
+def _project(delta: torch.Tensor, radius: float) -> torch.Tensor:
+    norm = delta.norm(dim=-1, keepdim=True)
+    return delta * torch.clamp(radius / torch.clamp(norm, min=1e-300), max=1.0)
+
+
+def maximize(objective, T: int, m: int, d: int, gen: torch.Generator, restarts: int = 4, steps: int = 100,
+             lr: float = 0.5, device=None, feasible=None):
+    """Projected (normalised) gradient ascent of ``objective`` (T, R, m, d) -> (T, R) over each row
+    of Delta in the ball of radius sqrt(d); returns the best value per group and its Delta.
+
+    Restarts start on the sphere of radius sqrt(d) in random directions; the step is
+    lr * sqrt(d) times the unit gradient, decaying linearly to 1% of it. Every iterate is
+    feasible for the ball; ``feasible(delta) -> bool (T, R)`` may restrict which iterates count.
+    """
+    radius = math.sqrt(d)
+    dev = device if device is not None else torch.device("cpu")
+    delta = torch.randn((T, restarts, m, d), generator=gen, dtype=DTYPE, device=dev)
+    delta = radius * delta / delta.norm(dim=-1, keepdim=True)
+    best = torch.full((T, restarts), -math.inf, dtype=DTYPE, device=dev)
+    best_delta = delta.clone()
+    for t in range(steps + 1):
+        delta.requires_grad_(True)
+        val = objective(delta)
+        grad, = torch.autograd.grad(val.sum(), delta)
+        with torch.no_grad():
+            better = val > best
+            if feasible is not None:
+                better &= feasible(delta)
+            best = torch.where(better, val, best)
+            best_delta[better] = delta[better]
+            if t == steps:
+                break
+            gnorm = grad.flatten(2).norm(dim=-1).clamp(min=1e-300)[..., None, None]
+            step = lr * radius * (1.0 - 0.99 * t / steps)
+            delta = _project(delta + step * grad / gnorm, radius)
+    top, arg = best.max(dim=1)
+    return top, best_delta[torch.arange(T, device=dev), arg].detach()
+
+
+def ascend(probe, base_norm: float, T: int, m: int, d: int, gen: torch.Generator, restarts: int = 4,
+           steps: int = 100, lr: float = 0.5, device=None) -> WSEstimate:
+    """Lower bound on the word sensitivity of each token group: :func:`maximize` of the probe."""
+    top, wit = maximize(probe, T, m, d, gen, restarts, steps, lr, device)
+    return WSEstimate(torch.sqrt(torch.clamp(top, min=0.0)) / base_norm, wit, base_norm)
+
+
+def ratio_at(probe, base_norm: float, delta: torch.Tensor) -> torch.Tensor:
+    """The ratio of (3.4) at given perturbations (T, R, m, d) -> (T, R)."""
+    with torch.no_grad():
+        return torch.sqrt(probe(delta)) / base_norm
+
+
+# ---- probes -------------------------------------------------------------------------------
+
+def group_blocks(blocks: RFBlocks, groups) -> torch.Tensor:
+    """The blocks of each group's tokens (T, m, k, d); a view, not a copy, when the groups are the blocks in order."""
+    idx = torch.as_tensor(groups, device=blocks.A.device)
+    if idx.shape[1] == 1 and torch.equal(idx[:, 0], torch.arange(len(blocks.A), device=idx.device)):
+        return blocks.A[:, None]
+    return blocks.A[idx]
+
+
+def rf_perturbation(blocks: RFBlocks, groups, act: str, Vs=()):
+    """RF (Vs empty) or DRF (Vs: layers 2..L) features of X^I(Delta); ``groups`` index rows of blocks.A.
+
+    Returns (features, phi(X)): features maps Delta (T, R, m, d) to phi(X^I(Delta)) (T, R, k).
+    """
+    f = ACTIVATIONS[act].torch_fn
+    A = group_blocks(blocks, groups)  # (T, m, k, d)
+
+    def forward(pre):
+        h = f(pre)
+        for V in Vs:
+            h = f(h @ V.T)
+        return h
+
+    def features(delta):
+        return forward(blocks.z + torch.einsum("gmkd,grmd->grk", A, delta))
+
+    return features, forward(blocks.z)
+
+
+def rf_probe(blocks: RFBlocks, groups, act: str, Vs=()):
+    """RF (Vs empty) or DRF (Vs: layers 2..L) probe; ``groups`` index rows of blocks.A.
+
+    Returns (probe, ||phi(X)||).
+    """
+    features, base = rf_perturbation(blocks, groups, act, Vs)
+    return (lambda delta: ((features(delta) - base) ** 2).sum(-1)), float(base.norm())
+
+
+#: unit roundoff of float64
+U64 = 2.0 ** -53
+
+
+def op_norm(A: torch.Tensor) -> torch.Tensor:
+    """A certified upper bound on the largest singular value over the last two axes, through the smaller Gram
+    matrix G (A^T A or A A^T, inner dimension m, size p): sqrt(lambda_max(fl G) (1 + p^2 u) + gamma_m ||A||_F^2).
+
+    Rounding of the Gram: |fl(G) - G| <= gamma_m |A|^T |A| entrywise, so ||fl(G) - G||_2 <= gamma_m ||A||_F^2
+    (gamma_m = m u / (1 - m u)); the symmetric eigensolver is backward stable (error p^2 u ||G||_2 taken
+    generously). Four times cheaper than an SVD of a tall block; the bound exceeds sigma_max by ~ m u d relative.
+    """
+    m, p = A.shape[-2:]
+    At = A.transpose(-1, -2)
+    G = At @ A if m >= p else A @ At
+    inner, size = max(m, p), min(m, p)
+    gamma = inner * U64 / (1 - inner * U64)
+    lam = torch.linalg.eigvalsh(G)[..., -1].clamp(min=0.0)
+    fro2 = torch.linalg.vector_norm(A, dim=(-2, -1)) ** 2 * (1 + gamma * size)
+    return torch.sqrt(lam * (1 + size ** 2 * U64) + gamma * fro2) * (1 + 4 * U64)
+
+
+def rf_upper(blocks: RFBlocks, groups, act: str, base_norm: float, Vs=()) -> torch.Tensor:
+    """Certified upper bound per group (Lemma B.1 / C.2 chain): M^L ||[A_g]||_op prod ||V_l||_op sqrt(m d) / ||phi(X)||.
+
+    [A_g] is the k x (m d) block of the group's tokens; sum_t A_t Delta_t = [A_g] vec(Delta)
+    and ||vec(Delta)|| <= sqrt(m d).
+    """
+    M = ACTIVATIONS[act].lipschitz
+    A = group_blocks(blocks, groups)  # (T, m, k, d)
+    T, m, k, d = A.shape
+    joined = A.permute(0, 2, 1, 3).reshape(T, k, m * d)
+    chain = op_norm(joined) * M
+    for V in Vs:
+        chain = chain * M * op_norm(V)
+    return chain * math.sqrt(m * d) / base_norm
+
+
+def dense_probe(feature, X: torch.Tensor, groups):
+    """Reference probe: builds every X^I(Delta) and calls the dense feature map. Small n only."""
+    base = feature(X)
+    idx = torch.as_tensor(groups, device=X.device)  # (T, m)
+
+    def probe(delta):
+        T, R, m, d = delta.shape
+        Xp = X.expand(T, R, *X.shape).clone()
+        for t in range(T):
+            Xp[t, :, idx[t]] = Xp[t, :, idx[t]] + delta[t]
+        out = torch.stack([torch.stack([feature(Xp[t, r]) for r in range(R)]) for t in range(T)])
+        return ((out - base) ** 2).flatten(2).sum(-1)
+
+    return probe, float(base.norm())
+
+
+class _OneToken:
+    """The one-token structure of an attention map (see :func:`attention_perturbation`): O(n^2 d) once per token,
+    then O(n d) per perturbation."""
+
+    def __init__(self, att: Attention, X: torch.Tensor, tokens):
+        n, d = X.shape
+        self.att, self.X = att, X
+        self.tok = torch.as_tensor(tokens, device=X.device)
+        S = att.scores(X)
+        self.Vals = att.values(X)
+        self.base = att.weights(S) @ self.Vals
+        self.XQ, self.XK = att.queries(X), att.keys(X)  # (n, d'): S = XQ XK^T / c
+        mask = torch.zeros((len(self.tok), n, n), dtype=torch.bool, device=X.device)
+        mask[torch.arange(len(self.tok), device=X.device), :, self.tok] = True
+        if att.kind == "softmax":
+            Sm = S.expand(len(self.tok), n, n).masked_fill(mask, -math.inf)
+            self.r = torch.logsumexp(Sm, dim=-1)  # (T, n)
+            self.U = torch.softmax(Sm, dim=-1) @ self.Vals  # (T, n, dv)
+        else:
+            Rm = torch.relu(S).expand(len(self.tok), n, n).masked_fill(mask, 0.0)
+            self.Z = Rm.sum(-1)
+            self.U = Rm @ self.Vals
+        self.sel = torch.arange(n, device=X.device)[None, :] == self.tok[:, None]  # (T, n): row i of each token
+
+    def perturbed(self, delta):
+        """(v_i', S'_{j i} for every j, the output row i) at Delta (T, R, 1, d)."""
+        att = self.att
+        x_new = self.X[self.tok][:, None, :] + delta[:, :, 0, :]  # (T, R, d)
+        v_new = x_new if att.WV is None else x_new @ att.WV.T
+        q_new, k_new = att.queries(x_new), att.keys(x_new)  # (T, R, d')
+        col = torch.einsum("ne,tre->trn", self.XQ, k_new) / att.c  # S'_{j i}, j != i
+        row = torch.einsum("tre,ne->trn", q_new, self.XK) / att.c  # S'_{i k}, k != i
+        diag = (q_new * k_new).sum(-1) / att.c
+        w = att.weights(torch.where(self.sel[:, None, :], diag[..., None], row))  # (T, R, n)
+        w_i = (w * self.sel[:, None, :]).sum(-1, keepdim=True)  # weight on the new token
+        out_i = w @ self.Vals + w_i * (v_new - self.Vals[self.tok][:, None, :])
+        return v_new, col, out_i
+
+    def features(self, delta):
+        v_new, col, out_i = self.perturbed(delta)
+        if self.att.kind == "softmax":
+            a = torch.sigmoid(col - self.r[:, None, :])[..., None]
+            out = (1 - a) * self.U[:, None] + a * v_new[:, :, None, :]
+        else:
+            g = torch.relu(col)[..., None]
+            den = self.Z[:, None, :, None] + g
+            num = self.U[:, None] + g * v_new[:, :, None, :]
+            out = torch.where(den > 0, num / torch.where(den > 0, den, torch.ones_like(den)), torch.zeros_like(num))
+        return torch.where(self.sel[:, None, :, None], out_i[:, :, None, :], out)
+
+    def probe(self, delta):
+        """||phi(X^i(Delta)) - phi(X)||^2 without the (T, R, n, dv) outputs: for j != i the row change is
+        P_j + a_j (v - U_j) (softmax, P = U - base) or (Q_j + g_j (v - base_j)) / (Z_j + g_j) (ReLU, Q = U - Z base),
+        whose squared norms expand into inner products with v: two (T, R, dv) x (T, n, dv) products."""
+        v, col, out_i = self.perturbed(delta)
+        B = self.base[None].expand_as(self.U)
+        vv = (v * v).sum(-1, keepdim=True)  # (T, R, 1)
+        if self.att.kind == "softmax":
+            a = torch.sigmoid(col - self.r[:, None, :])
+            P = self.U - B
+            Pv, Uv = torch.einsum("tnd,trd->trn", P, v), torch.einsum("tnd,trd->trn", self.U, v)
+            PP, PU, UU = ((P * P).sum(-1), (P * self.U).sum(-1), (self.U * self.U).sum(-1))
+            rows = PP[:, None] + 2 * a * (Pv - PU[:, None]) + a * a * (vv - 2 * Uv + UU[:, None])
+        else:
+            g = torch.relu(col)
+            den = self.Z[:, None, :] + g
+            Q = self.U - self.Z[..., None] * B
+            Qv, Bv = torch.einsum("tnd,trd->trn", Q, v), torch.einsum("tnd,trd->trn", B, v)
+            QQ, QB, BB = ((Q * Q).sum(-1), (Q * B).sum(-1), (B * B).sum(-1))
+            num2 = QQ[:, None] + 2 * g * (Qv - QB[:, None]) + g * g * (vv - 2 * Bv + BB[:, None])
+            rows = torch.where(den > 0, num2 / torch.where(den > 0, den, torch.ones_like(den)) ** 2,
+                               BB[:, None].expand_as(num2))
+        rows = torch.where(self.sel[:, None, :], torch.zeros_like(rows), rows).sum(-1)
+        return rows + ((out_i - self.base[self.tok][:, None, :]) ** 2).sum(-1)
+
+
+def attention_perturbation(att: Attention, X: torch.Tensor, tokens):
+    """One-token perturbations of an attention map: O(n^2 d) once per token, O(n d) per evaluation.
+
+    Returns (features, phi(X)): features maps Delta (T, R, 1, d) to phi(X^i(Delta)) (T, R, n, dv), i = tokens[t].
+
+    Rows j != i keep their scores except column i: with r_j / U_j the log-normaliser /
+    output of row j over k != i (softmax), out_j = (1 - a_j) U_j + a_j v_i' with
+    a_j = sigmoid(S'_ji - r_j); for ReLU-RAF, out_j = (U_j + relu(S'_ji) v_i') / (Z_j + relu(S'_ji)).
+    Row i is recomputed in full (n scores).
+    """
+    one = _OneToken(att, X, tokens)
+    return one.features, one.base
+
+
+def attention_probe(att: Attention, X: torch.Tensor, tokens):
+    """One-token probe for an attention map: ||phi(X^i(Delta)) - phi(X)||^2 (T, R) in O(n d) per evaluation,
+    through inner products (:meth:`_OneToken.probe`). Returns (probe, ||phi(X)||)."""
+    one = _OneToken(att, X, tokens)
+    return one.probe, float(one.base.norm())
+
+
+def groups_of(tokens) -> list[list[int]]:
+    """Single-token groups [[i] for i in tokens]."""
+    return [[int(i)] for i in tokens]
+
+
+# ---- one call per model: the bracket [lower, upper] of the word sensitivity -----------------
+
+@dataclass
+class Bracket:
+    """WS of a token subset: ``lower`` (ascent witness, max over groups), ``upper`` (certified, or None),
+    per-group lower bounds, and the sizes used."""
+
+    lower: float
+    upper: float | None
+    per_group: torch.Tensor
+    base_norm: float
+    groups: list
+    upper_over: str  # "all tokens", "groups", or "none"
+
+
+def random_tokens(n: int, count: int, gen: torch.Generator) -> list[int]:
+    """Token 0 (the paper's choice), token n - 1 and random others: ``count`` distinct tokens."""
+    if count >= n:
+        return list(range(n))
+    rest = torch.randperm(n, generator=gen, device=gen.device)[: count + 2].tolist()
+    out = list(dict.fromkeys([0, n - 1] + rest))
+    return out[:count]
+
+
+def rf_bracket(X: torch.Tensor, k: int, act: str, groups, gen: torch.Generator, depth: int = 1,
+               beta: float = 1.0, restarts: int = 4, steps: int = 60, upper_all: bool = True,
+               lower: bool = True, upper: bool = True) -> Bracket:
+    """RF (depth 1, beta = 1: (3.1)) or DRF (depth L, He beta: (4.2)) word sensitivity of token groups:
+    the ascent lower bound (``lower``) and the certified upper bound (``upper``), each on request.
+
+    The first layer is drawn block by block (exact law of V); with ``upper_all`` every token's
+    block is drawn, so the certified upper bound covers the sup over all i of (3.4); otherwise
+    only the groups' tokens (the bound then covers the groups only). Layers 2..L are dense k x k.
+    """
+    n, d = X.shape
+    used = sorted({i for g in groups for i in g})
+    tokens = list(range(n)) if upper_all else used
+    blocks = rf_blocks(X, tokens, k, gen, scale2=beta)
+    where = {t: j for j, t in enumerate(tokens)}
+    gidx = [[where[i] for i in g] for g in groups]
+    Vs = [torch.randn((k, k), generator=gen, dtype=DTYPE, device=X.device) * math.sqrt(beta / k)
+          for _ in range(depth - 1)]
+    probe, base = rf_probe(blocks, gidx, act, Vs)
+    m = len(groups[0])
+    per = ascend(probe, base, len(groups), m, d, gen, restarts, steps, device=X.device).ratio if lower else None
+    up, over = None, "none"
+    if upper and m == 1 and upper_all:
+        up, over = float(rf_upper(blocks, [[j] for j in range(n)], act, base, Vs).max()), "all tokens"
+    elif upper:
+        up, over = float(rf_upper(blocks, gidx, act, base, Vs).max()), "groups"
+    return Bracket(float(per.max()) if lower else float("nan"), up, per, base, [list(g) for g in groups], over)
+
+
+def attention_bracket(att: Attention, X: torch.Tensor, tokens, gen: torch.Generator, restarts: int = 4,
+                      steps: int = 60, chunk: int = 16) -> Bracket:
+    """Attention-map word sensitivity of each token in ``tokens`` (lower bounds; no certified upper)."""
+    d = X.shape[1]
+    ratios, base = [], None
+    for s in range(0, len(tokens), chunk):
+        part = list(tokens)[s:s + chunk]
+        probe, base = attention_probe(att, X, part)
+        ratios.append(ascend(probe, base, len(part), 1, d, gen, restarts, steps, device=X.device).ratio)
+    per = torch.cat(ratios)
+    return Bracket(float(per.max()), None, per, base, [[int(i)] for i in tokens], "none")

@@ -1,0 +1,72 @@
+"""Hypothesis strategies for bombari2024 token matrices (Assumption 1), boundaries included."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from hypothesis import strategies as st
+
+from attncheck.papers.bombari2024.data.token_matrices import FAMILIES, tokens
+
+
+@dataclass(frozen=True)
+class TokenCase:
+    """A token matrix and how it was built (shown in counterexamples)."""
+
+    family: str
+    n: int
+    d: int
+    seed: int
+    param: float
+
+    @property
+    def X(self) -> np.ndarray:
+        return tokens(self.family, self.n, self.d, np.random.default_rng(self.seed), self.param)
+
+    def __repr__(self) -> str:
+        return f"TokenCase({self.family!r}, n={self.n}, d={self.d}, seed={self.seed}, param={self.param})"
+
+
+def token_case(n: int, d: int, families=FAMILIES):
+    """Every family admissible at (n, d) (orthogonal rows need n <= d); the knob's ends included."""
+    fams = [f for f in families if not (f == "orthogonal" and n > d)]
+    return st.builds(TokenCase, st.sampled_from(fams), st.just(n), st.just(d), st.integers(0, 2**31 - 1),
+                     st.one_of(st.sampled_from([0.0, 1.0]), st.floats(0.0, 1.0)))
+
+
+def token_case_sizes(n_range=(1, 8), d_range=(1, 8), families=FAMILIES):
+    """Token matrices with n, d drawn too (n = 1 and d = 1 included)."""
+    return st.tuples(st.integers(*n_range), st.integers(*d_range)).flatmap(lambda nd: token_case(*nd, families))
+
+
+@dataclass(frozen=True)
+class WSCase:
+    """One word-sensitivity case: tokens X, the activation, k = ceil(rho D), the depth L and the
+    number m of modified tokens (Remark 4.1)."""
+
+    tokens: TokenCase
+    act: str = "relu"
+    rho: float = 1.0
+    depth: int = 1
+    m: int = 1
+
+    @property
+    def n(self) -> int:
+        return self.tokens.n
+
+    @property
+    def d(self) -> int:
+        return self.tokens.d
+
+    @property
+    def k(self) -> int:
+        return math.ceil(self.rho * self.n * self.d)
+
+
+def ws_case(n: int, ds, acts, rhos=(1.0,), depths=(1,), ms=(1,), families=FAMILIES):
+    """WSCase with d, the activation, rho, L and m drawn from the given choices (all included)."""
+    ms_ok = [m for m in ms if 1 <= m <= n] or [n]
+    return st.builds(WSCase, st.sampled_from(list(ds)).flatmap(lambda d: token_case(n, d, families)),
+                     st.sampled_from(list(acts)), st.sampled_from(list(rhos)), st.sampled_from(list(depths)),
+                     st.sampled_from(ms_ok))

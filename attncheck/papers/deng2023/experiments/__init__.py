@@ -1,0 +1,1 @@
+"""deng2023: experiments."""

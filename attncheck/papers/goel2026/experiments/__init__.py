@@ -1,0 +1,1 @@
+"""goel2026: experiments."""

@@ -1,0 +1,106 @@
+"""Per-draw unbiased estimators of goel2026's finite-n biases, with per-draw size O(1/n).
+
+The biases E grad L_n - grad L (Theorem 4), E L_n - L (Theorem 1, after eq. (2)) and
+E grad R_hat - grad R (Theorem 5) are O(1/n), while the plain per-draw differences spread
+O(n^{-1/2}): their Monte Carlo means need N >> n draws. Here every term linear in a
+fluctuation with a known conditional mean is replaced by a variable with the same mean
+and per-draw size O(1/n), so that the relative error stays O(N^{-1/2}) at every n:
+
+* mu_i - m_i -> its Stein form g = p_ii (x_i - m_i) - sum_{j != i} p_ij^2 m_i (Lemma 11,
+  E_{-i} g = E_{-i} mu_i - m_i exactly);
+* C_i - Sigma -> its second-order Stein form (Lemma 20, with mu_i - m_i -> g in its linear terms);
+* Sigma_hat - Sigma (mean 0) -> dropped from grad R_hat - grad R: only the quadratic and cubic
+  terms of this polynomial in Sigma_hat remain.
+
+Notation of the claims file: m = Sigma B^T x, Err = A Sigma B^T - M, delta = mu - m,
+Gamma = C - Sigma; query rows one per draw (exchangeability: E grad L_n is the mean of one
+query row's term). The identities are DERIVED in the module's docstrings and checked
+against the plain estimators in tests/test_goel2026_models.py.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from attncheck.papers.goel2026.data.gaussian_regression import Problem
+from attncheck.papers.goel2026.models import softmax_moments as sm
+from attncheck.papers.goel2026.models import softmax_regression as sr
+
+
+def _outer(a, b):
+    return a[..., :, None] * b[..., None, :]
+
+
+def stein_mean_gap(D: sm.QueryDraws, m) -> np.ndarray:
+    """Per draw g = p_ii (x_i - m_i) - sum_{j != i} p_ij^2 m_i: E_{-i} g = E_{-i} mu_i - m_i (Lemma 11)."""
+    return D.p_self[:, None] * (D.x_i - m) - (D.p_other ** 2).sum(axis=1)[:, None] * m
+
+
+def stein_cov_gap(D: sm.QueryDraws, m, Sigma) -> np.ndarray:
+    """Per draw, a (d, d) variable with E_{-i} = E_{-i} C_i - Sigma (Lemma 20):
+    p_ii (x x^T - Sigma - m m^T) - sum_j (3p_ij^2 - 2p_ij^3) m m^T - (g m^T + m g^T + delta delta^T),
+    the last bracket being m m^T - mu mu^T with delta -> g in its linear terms."""
+    size = len(D.p_self)
+    x, m = np.broadcast_to(D.x_i, D.mu.shape), np.broadcast_to(m, D.mu.shape)
+    g = stein_mean_gap(D, m)
+    mm, dm = _outer(m, m), D.mu - m
+    w = (3 * D.p_other ** 2 - 2 * D.p_other ** 3).sum(axis=1)
+    return (D.p_self[:, None, None] * (_outer(x, x) - Sigma - mm) - w[:, None, None] * mm
+            - (_outer(g, m) + _outer(m, g) + _outer(dm, dm))).reshape(size, *Sigma.shape)
+
+
+def _row_parts(A, B, problem: Problem, x, keys):
+    """(D, m, g, delta, Err x) for query rows x (size, d) over key sets (size, n - 1, d)."""
+    D = sm.query(x, B, keys)
+    m = x @ B @ problem.Sigma
+    Ex = x @ (A @ problem.Sigma @ B.T - problem.M).T
+    return D, m, stein_mean_gap(D, m), D.mu - m, Ex
+
+
+def gradient_bias_draws(A, B, problem: Problem, x, keys) -> np.ndarray:
+    """Per draw (size, (k + d) d): [bias_A; bias_B], whose mean is E grad L_n - grad L exactly (Theorem 4):
+
+    bias_A = -M x g^T + A (g m^T + m g^T + delta delta^T)   (from -M E[x delta^T] + A E[mu mu^T - m m^T]),
+    bias_B = x (Err x)^T A Gamma~ + x g^T A^T A Sigma + x delta^T A^T A Gamma
+    (from E grad_B L_n = E[x x^T Err^T A C] + E[x delta^T A^T A C], the noise term having mean 0),
+    Gamma~ the Stein form of C - Sigma, Gamma = C - Sigma itself (product of two fluctuations)."""
+    D, m, g, dm, Ex = _row_parts(A, B, problem, x, keys)
+    S, AtA = problem.Sigma, A.T @ A
+    bA = -_outer(x @ problem.M.T, g) + A @ (_outer(g, m) + _outer(m, g) + _outer(dm, dm))
+    Gt = stein_cov_gap(D, m, S)
+    Gamma = D.cov() - S
+    bB = (_outer(x, Ex @ A) @ Gt + _outer(x, g @ AtA) @ S + _outer(x, dm @ AtA) @ Gamma)
+    return np.concatenate([bA.reshape(len(x), -1), bB.reshape(len(x), -1)], axis=1)
+
+
+def loss_gap_draws(A, B, problem: Problem, x, keys) -> np.ndarray:
+    """Per draw (size,): (Err x)^T A g + ||A delta||^2 / 2, whose mean is E L_n - L exactly: one row's
+    1/2||y - A mu||^2 - 1/2||y - A m||^2 = -(y - A m)^T A delta + 1/2||A delta||^2, y - A m = -Err x + eps."""
+    _, _, g, dm, Ex = _row_parts(A, B, problem, x, keys)
+    return np.sum(Ex * (g @ A.T), axis=1) + 0.5 * np.sum((dm @ A.T) ** 2, axis=1)
+
+
+def regularizer_bias_draws(A, B, Sigma, S_hat) -> np.ndarray:
+    """Per dataset (size, (k + d) d): grad R_hat - grad R minus its term linear in Sigma_hat - Sigma (mean 0):
+    the quadratic and cubic terms, whose mean is E grad R_hat - grad R exactly (Theorem 5). The linear term
+    is the derivative of the polynomial grad R(Sigma) (Section 1.8), by the complex step (exact for
+    polynomials, no cancellation)."""
+    h = 1e-30
+    gA, gB = sr.regularizer_gradients(A, B, S_hat)
+    rA, rB = sr.regularizer_gradients(A, B, Sigma)
+    lA, lB = sr.regularizer_gradients(A, B, Sigma + 1j * h * (S_hat - Sigma))
+    size = len(S_hat)
+    return np.concatenate([(gA - rA - lA.imag / h).reshape(size, -1), (gB - rB - lB.imag / h).reshape(size, -1)],
+                          axis=1)
+
+
+def row_draws(terms, A, B, problem: Problem, n: int, rng, size: int, rows: int = 2**20) -> np.ndarray:
+    """``terms(A, B, problem, x, keys)`` over ``size`` draws of (query row x ~ N(0, Sigma), its n - 1 other
+    keys), generated in chunks of at most ``rows`` key rows (memory O(rows d), never all draws at once)."""
+    L = np.linalg.cholesky(problem.Sigma)
+    chunk = max(1, rows // max(n, 1))
+    out = []
+    for start in range(0, size, chunk):
+        m = min(chunk, size - start)
+        x = rng.standard_normal((m, problem.d)) @ L.T
+        out.append(terms(A, B, problem, x, sm.draw_keys(problem.Sigma, rng, n, m)))
+    return np.concatenate(out)

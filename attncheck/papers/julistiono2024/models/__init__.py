@@ -1,0 +1,1 @@
+"""julistiono2024: models."""

@@ -1,0 +1,458 @@
+"""julistiono2024: ell_p mirror descent on a one-layer softmax attention classifier.
+
+Objects of Section 1 of the claims file (``shared/papers/julistiono2024-claims.md``):
+
+- the potential psi(W) = ||W||_p^p / p (entrywise ell_p), its mirror map and inverse,
+  the Bregman divergence D_psi summed over scalar terms d_p(x, y), and the directional
+  Bregman divergence D_psi(W_mm / ||W_mm||_p, W / ||W||_p) (Definition 1, Section 1.3);
+- the classifier f_W(X) = v^T X^T S(X W z), the ERM objective with logistic loss and
+  its gradient (Lemma 17) in the pairwise form that avoids cancellation at large ||W||;
+- ell_p-AttGD, plain and normalized, and joint (W, v) training (Sections 1.4, 4.2).
+
+Every function takes a backend ``xp`` (:mod:`attncheck.numeric.precision`), so the same code
+runs in float64 and in mpmath (needed once softmax weights underflow, ||W|| R >~ 700).
+Matrices are d x d; samples carry a leading axis of length n.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import mpmath
+import numpy as np
+
+from attncheck.numeric.precision import F64
+from attncheck.papers.julistiono2024.data.mirror_descent import AttData
+
+# ---- potential, mirror map, Bregman divergence (Definition 1) ------------------------
+
+
+def _sign(a, xp=F64):
+    """sign(a) in {-1, 0, 1}, for float and mpmath arrays alike."""
+    a = xp.asarray(a)
+    pos = np.asarray(a > 0, dtype=bool)
+    neg = np.asarray(a < 0, dtype=bool)
+    return xp.where(pos, 1.0, 0.0) - xp.where(neg, 1.0, 0.0)
+
+
+def dual_exponent(p, xp=F64):
+    """q = p / (p - 1), the Hoelder dual of p > 1 (in the backend's precision)."""
+    if not p > 1:
+        raise ValueError(f"p must be > 1, got {p}")
+    p = xp.asarray(p)
+    return p / (p - 1)
+
+
+def lp_norm(W, p, xp=F64):
+    """Entrywise ell_p norm ||W||_p = (sum_jk |W_jk|^p)^(1/p) over all entries (CODE: pnorm of the flattened W).
+
+    Scaled by max |W_jk| first, so large p neither overflows nor underflows.
+    """
+    a, p = xp.abs(xp.asarray(W)), xp.asarray(p)
+    top = np.max(a)
+    if top == 0:
+        return 0.0 * top
+    return top * xp.sum((a / top) ** p) ** (1 / p)
+
+
+def psi(W, p, xp=F64):
+    """Definition 1: psi(W) = ||W||_p^p / p."""
+    p = xp.asarray(p)
+    return xp.sum(xp.abs(xp.asarray(W)) ** p) / p
+
+
+def mirror_map(W, p, xp=F64):
+    """grad psi(W) = sign(W) |W|^(p-1) (entrywise)."""
+    W, p = xp.asarray(W), xp.asarray(p)
+    return _sign(W, xp) * xp.abs(W) ** (p - 1)
+
+
+def inverse_mirror_map(theta, p, xp=F64):
+    """(grad psi)^(-1)(theta) = sign(theta) |theta|^(1/(p-1)) (Section 1.4's entrywise closed form)."""
+    theta, p = xp.asarray(theta), xp.asarray(p)
+    return _sign(theta, xp) * xp.abs(theta) ** (1 / (p - 1))
+
+
+#: below this |x - y| / |y| the scalar Bregman term is summed as a power series
+SERIES_BELOW = 1e-3
+SERIES_TERMS = 8
+
+
+def bregman_terms(x, y, p, xp=F64):
+    """Scalar terms d_p(x, y) = |x|^p/p - |y|^p/p - sign(y)|y|^(p-1)(x - y) >= 0 (Section 1.3).
+
+    In float64, where x and y have the same sign and u = (x - y)/y is small, the term is
+    evaluated as |y|^p/p * sum_{k>=2} binom(p, k) u^k (the Taylor series of (1+u)^p - 1 - p u),
+    so no difference of nearly equal numbers is formed; mpmath takes the direct formula.
+    """
+    x, y, p = xp.asarray(x), xp.asarray(y), xp.asarray(p)
+    direct = xp.abs(x) ** p / p - xp.abs(y) ** p / p - mirror_map(y, p, xp) * (x - y)
+    if xp is not F64:
+        return direct
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = np.where(y != 0, (x - y) / np.where(y != 0, y, 1.0), np.inf)
+    small = np.abs(u) < SERIES_BELOW
+    if not np.any(small):
+        return direct
+    us = np.where(small, u, 0.0)
+    coef, series, power = 1.0, np.zeros_like(us), us.copy()
+    for k in range(1, SERIES_TERMS + 1):
+        coef *= (p - k + 1) / k  # binom(p, k)
+        if k >= 2:
+            series = series + coef * power
+        power = power * us
+    return np.where(small, np.abs(y) ** p / p * series, direct)
+
+
+def bregman_scale(W, V, p, xp=F64):
+    """Magnitude of the terms of the direct formula of D_psi(W, V): the rounding scale of any slack built on it."""
+    W, V, p = xp.asarray(W), xp.asarray(V), xp.asarray(p)
+    return xp.sum(xp.abs(W) ** p / p + xp.abs(V) ** p / p + xp.abs(V) ** (p - 1) * xp.abs(W - V))
+
+
+def bregman(W, V, p, xp=F64):
+    """D_psi(W, V) = psi(W) - psi(V) - <grad psi(V), W - V>, summed termwise (never as psi(W) - psi(V) - ...)."""
+    return xp.sum(bregman_terms(W, V, p, xp))
+
+
+def normalize(W, p, xp=F64):
+    """W / ||W||_p."""
+    W = xp.asarray(W)
+    return W / lp_norm(W, p, xp)
+
+
+def directional_bregman(W_mm, W, p, xp=F64):
+    """bar D(W) = D_psi(W_mm / ||W_mm||_p, W / ||W||_p): the quantity plotted in Section 4.1."""
+    return bregman(normalize(W_mm, p, xp), normalize(W, p, xp), p, xp)
+
+
+def directional_bregman_correlation(W_mm, W, p, xp=F64):
+    """1 - <grad psi(W), W_mm/||W_mm||_p> / ||W||_p^(p-1) (Section 1.3), evaluated as 1 - <grad psi(W/||W||_p), .>
+    (degree p-1 homogeneity of grad psi; no underflow at tiny ||W||)."""
+    return 1.0 - xp.sum(mirror_map(normalize(W, p, xp), p, xp) * normalize(W_mm, p, xp))
+
+
+# ---- the attention classifier and its loss (Section 1.1, Lemmas 16-18) -------------------
+
+
+def logistic(u, xp=F64):
+    """ell(u) = log(1 + e^(-u))."""
+    u = xp.asarray(u)
+    return xp.log1p(xp.exp(-u))
+
+
+def logistic_prime(u, xp=F64):
+    """ell'(u) = -1 / (1 + e^u)."""
+    u = xp.asarray(u)
+    return -1.0 / (1.0 + xp.exp(u))
+
+
+def scores(data, W, xp=F64):
+    """h_i = X_i W z_i, shape (n, T): the attention score of token t is x_it^T W z_i."""
+    W = xp.asarray(W)
+    if xp is F64:
+        return np.einsum("itd,id->it", data.X, np.asarray(data.z) @ W.T)
+    Wz = np.asarray(data.z) @ W.T  # (n, d); object matmul sums the products in order, without temporaries
+    return (np.asarray(data.X) @ Wz[:, :, None])[..., 0]
+
+
+def softmax(h, xp=F64):
+    """S(h) along the last axis, in log domain."""
+    h = xp.asarray(h)
+    if xp is F64 and np.all(np.isfinite(h)):
+        e = np.exp(h - np.max(h, axis=-1, keepdims=True))
+        return e / np.sum(e, axis=-1, keepdims=True)
+    return xp.exp(h - xp.logsumexp(h, axis=-1)[..., None])
+
+
+def gammas(data, v=None, xp=F64):
+    """gamma_it = Y_i v^T x_it, shape (n, T) (Section 1.1)."""
+    v = data.v if v is None else v
+    return np.asarray(data.Y)[:, None] * xp.sum(np.asarray(data.X) * xp.asarray(v), axis=-1)
+
+
+def outputs(data, W, v=None, xp=F64):
+    """Y_i f_W(X_i) = gamma_i^T S(X_i W z_i), shape (n,)."""
+    return xp.sum(gammas(data, v, xp) * softmax(scores(data, W, xp), xp), axis=-1)
+
+
+def loss(data, W, v=None, xp=F64):
+    """(ERM): L(W) = (1/n) sum_i ell(gamma_i^T S(X_i W z_i)) with the logistic loss."""
+    return xp.sum(logistic(outputs(data, W, v, xp), xp)) / len(data.Y)
+
+
+def loss_excess(data, W, anchor, v=None, xp=F64):
+    """L(W) - (1/n) sum_i ell(gamma_{i, a_i}) for fixed token indices a, without cancellation.
+
+    With delta_i = sum_t s_it (gamma_it - gamma_{i a_i}) (small once the weights concentrate on a_i), each term is
+    ell(u + delta) - ell(u) = log1p(e^-u expm1(-delta) / (1 + e^-u)), u = gamma_{i a_i}; differences of L between
+    iterates are then formed from these small numbers, not from L itself.
+    """
+    return _loss_excess(softmax(scores(data, W, xp), xp), gammas(data, v, xp), anchor, xp)
+
+
+def _loss_excess(s, g, anchor, xp):
+    """loss_excess from the softmax weights s and the gammas g."""
+    u = g[np.arange(len(g)), anchor]
+    delta = xp.sum(s * (g - u[:, None]), axis=-1)
+    e = xp.exp(-u)
+    return xp.sum(xp.log1p(e * xp.expm1(-delta) / (1.0 + e))) / len(g)
+
+
+def _pair_weights(s, gamma, xp=F64):
+    """c_it = sum_tau s_itau (gamma_it - gamma_itau): with it, h^T S'(h) gamma = sum_t s_t c_t h_t."""
+    return xp.sum(s[:, None, :] * (gamma[:, :, None] - gamma[:, None, :]), axis=-1)
+
+
+def grad_inner(data, W, V, v=None, xp=F64):
+    """<grad L(W), V> = (1/n) sum_i ell'_i * 1/2 sum_{t,tau} s_t s_tau (gamma_t - gamma_tau)(g_t - g_tau), g = X_i V z_i.
+
+    Lemma 17 in the pairwise form of the claims file (Section 2 preamble): every difference
+    is formed before it is weighted, so the sign is right at any ||W||.
+    """
+    h = scores(data, W, xp)
+    s = softmax(h, xp)
+    gamma = gammas(data, v, xp)
+    g = scores(data, V, xp)
+    pair = s[:, :, None] * s[:, None, :] * (gamma[:, :, None] - gamma[:, None, :]) * (g[:, :, None] - g[:, None, :])
+    lp = logistic_prime(xp.sum(gamma * s, axis=-1), xp)
+    return xp.sum(lp * xp.sum(xp.sum(pair, axis=-1), axis=-1) / 2.0) / len(data.Y)
+
+
+def grad(data, W, v=None, xp=F64):
+    """Lemma 17: grad L(W) = (1/n) sum_i ell'_i X_i^T S'(h_i) gamma_i z_i^T, in pairwise form.
+
+    X^T S'(h) gamma = 1/2 sum_{t,tau} s_t s_tau (gamma_t - gamma_tau)(x_t - x_tau)
+                    = sum_t s_t c_t (x_t - x_a)   for any anchor a (sum_t s_t c_t = 0),
+    with c_t = sum_tau s_tau (gamma_t - gamma_tau) and a the token of largest weight, so the
+    dominant token drops out exactly and no large terms cancel.
+    """
+    h = scores(data, W, xp)
+    return _grad(data, h, softmax(h, xp), gammas(data, v, xp), xp)
+
+
+def _grad(data, h, s, gamma, xp):
+    """grad from the scores h, their softmax s and the gammas."""
+    X = np.asarray(data.X)
+    c = _pair_weights(s, gamma, xp)
+    anchor = np.argmax(xp.to_float(h), axis=-1)
+    dX = X - X[np.arange(len(X)), anchor][:, None, :]  # x_t - x_a, (n, T, d)
+    lp = logistic_prime(xp.sum(gamma * s, axis=-1), xp)
+    if xp is F64:
+        return (lp[:, None] * np.einsum("it,itd->id", s * c, dX)).T @ np.asarray(data.z) / len(data.Y)
+    u = xp.sum((s * c)[:, :, None] * dX, axis=1)  # X_i^T S' gamma_i, (n, d)
+    return xp.sum((lp[:, None] * u)[:, :, None] * np.asarray(data.z)[:, None, :], axis=0) / len(data.Y)
+
+
+def grad_dense(data, W, v=None, xp=F64):
+    """Lemma 17 exactly as printed, with S'(h) = diag(S(h)) - S(h) S(h)^T formed densely.
+
+    Cancels catastrophically at large ||W||; kept as the literal formula the claim checks.
+    """
+    X = np.asarray(data.X)
+    s = softmax(scores(data, W, xp), xp)
+    gamma = gammas(data, v, xp)
+    Sg = s * gamma - s * xp.sum(s * gamma, axis=-1)[:, None]  # S'(h) gamma, (n, T)
+    u = xp.sum(Sg[:, :, None] * X, axis=1)
+    lp = logistic_prime(xp.sum(gamma * s, axis=-1), xp)
+    return xp.sum((lp[:, None] * u)[:, :, None] * np.asarray(data.z)[:, None, :], axis=0) / len(data.Y)
+
+
+def grad_v(data, W, v=None, xp=F64):
+    """grad_v L = (1/n) sum_i ell'_i Y_i X_i^T S(X_i W z_i) (joint training, Section 4.2)."""
+    s = softmax(scores(data, W, xp), xp)
+    lp = logistic_prime(xp.sum(gammas(data, v, xp) * s, axis=-1), xp)
+    pooled = xp.sum(s[:, :, None] * np.asarray(data.X), axis=1)  # X_i^T s_i
+    return xp.sum((lp * np.asarray(data.Y))[:, None] * pooled, axis=0) / len(data.Y)
+
+
+def loss_bounds(data, v=None):
+    """Lemma 16: (L_min, L_max) = ((1/n) sum_i ell(max_t gamma_it), (1/n) sum_i ell(min_t gamma_it))."""
+    g = gammas(data, v)
+    return float(np.mean(logistic(g.max(axis=1)))), float(np.mean(logistic(g.min(axis=1))))
+
+
+def gradient_bound(data, v=None):
+    """Lemma 18's constant G = 1/2 M max_i ||X_i||_2 ||gamma_i||_2 ||z_i||_2, M = sup |ell'| on [-max|gamma|, max|gamma|]."""
+    g = gammas(data, v)
+    M = float(1.0 / (1.0 + np.exp(-np.max(np.abs(g)))))
+    per = [np.linalg.norm(Xi, 2) * np.linalg.norm(gi) * np.linalg.norm(zi) for Xi, gi, zi in zip(data.X, g, data.z, strict=False)]
+    return 0.5 * M * max(per)
+
+
+# ---- ell_p-AttGD (Section 1.4) ---------------------------------------------------------------
+
+#: guard of the normalized step (float64 machine epsilon, as in the authors' code; see Section 1.4)
+EPS = float(np.finfo(float).eps)
+
+
+def md_step(W, G, eta, p, normalized=False, xp=F64):
+    """One mirror-descent step grad psi(W+) = grad psi(W) - eta G; normalized: G / (||G||_q + eps)."""
+    if normalized:
+        G = xp.asarray(G) / (lp_norm(G, dual_exponent(p, xp), xp) + EPS)
+    G, W = xp.asarray(G), xp.asarray(W)
+    moved = inverse_mirror_map(mirror_map(W, p, xp) - eta * G, p, xp)
+    return xp.where(np.asarray(G == 0, dtype=bool), W, moved)  # exact where the gradient entry is 0
+
+
+def attgd(data, W0, p, eta, steps, normalized=False, every=1):
+    """ell_p-AttGD from W0 (v fixed): the iterates W(0), W(every), ... (float64), shape (K, d, d)."""
+    W = np.array(W0, dtype=float)
+    out = [W.copy()]
+    for k in range(1, steps + 1):
+        W = md_step(W, grad(data, W), eta, p, normalized)
+        if k % every == 0:
+            out.append(W.copy())
+    return np.stack(out)
+
+
+def iterate(data, theta, p, eta, steps):
+    """``steps`` un-normalized ell_p-AttGD steps from the dual point theta = grad psi(W) (float64, v fixed), as in
+    :func:`track` without its per-step quantities: the dual point after the last step."""
+    for _ in range(steps):
+        theta = theta - eta * grad(data, inverse_mirror_map(theta, p))
+    return theta
+
+
+def joint_gd(data, W0, v0, p, eta, steps, normalized=True, every=1):
+    """ell_p-JointGD (Section 4.2): simultaneous mirror steps on W and v; returns (Ws, vs)."""
+    W, v = np.array(W0, dtype=float), np.array(v0, dtype=float)
+    Ws, vs = [W.copy()], [v.copy()]
+    for k in range(1, steps + 1):
+        GW, Gv = grad(data, W, v), grad_v(data, W, v)
+        W, v = md_step(W, GW, eta, p, normalized), md_step(v, Gv, eta, p, normalized)
+        if k % every == 0:
+            Ws.append(W.copy())
+            vs.append(v.copy())
+    return np.stack(Ws), np.stack(vs)
+
+
+def _same_sign_growth(theta, h, r, xp=F64):
+    """(|theta + h|^r - |theta|^r) / |theta|^r = expm1(r log1p(h / theta)) where theta + h keeps theta's sign (else
+    None there): the relative change of a power, without forming the difference of two nearly equal numbers."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = h / xp.where(np.asarray(theta != 0, bool), theta, 1.0)
+    keep = np.asarray((theta != 0) & (ratio > -1), bool)
+    ratio = xp.where(keep, ratio, 0.0)
+    return keep, xp.expm1(r * xp.log1p(ratio))
+
+
+def dual_norm_increment(theta, h, q, xp=F64):
+    """||theta + h||_q - ||theta||_q, summed as relative changes of |theta_j|^q (Lemma 4 (i)'s increment of
+    ||grad psi||_q = N^(p-1); no cancellation when h is far below theta's rounding)."""
+    theta, h, q = xp.asarray(theta), xp.asarray(h), xp.asarray(q)
+    a = xp.abs(theta)
+    top = np.max(a)
+    keep, growth = _same_sign_growth(theta, h, q, xp)
+    base = (a / top) ** q
+    direct = (xp.abs(theta + h) / top) ** q - base
+    dA = xp.sum(xp.where(keep, base * growth, direct))
+    A = xp.sum(base)
+    return top * A ** (1 / q) * xp.expm1(xp.log1p(dA / A) / q)
+
+
+def primal_increment(theta, h, p, xp=F64):
+    """W(theta + h) - W(theta) with W(theta) = (grad psi)^(-1)(theta), entrywise without cancellation."""
+    theta, h, p = xp.asarray(theta), xp.asarray(h), xp.asarray(p)
+    keep, growth = _same_sign_growth(theta, h, 1 / (p - 1), xp)
+    W = inverse_mirror_map(theta, p, xp)
+    return xp.where(keep, W * growth, inverse_mirror_map(theta + h, p, xp) - W)
+
+
+def loss_decrease(data, W, dW, v=None, xp=F64):
+    """L(W) - L(W + dW) from the score changes dh = X dW z, without cancellation (per sample i, with a the token
+    of largest weight: s'_t - s_t = s_t expm1(dh_t - dh_a - log1p(sum_t s_t expm1(dh_t - dh_a))), then
+    u' - u = sum_{t != a} (gamma_t - gamma_a)(s'_t - s_t) and ell(u) - ell(u') = -log1p(e^-u expm1(u - u') /
+    (1 + e^-u)))."""
+    h = scores(data, W, xp)
+    dh = scores(data, dW, xp)
+    s = softmax(h, xp)
+    g = gammas(data, v, xp)
+    rows = np.arange(len(g))
+    a = np.argmax(xp.to_float(h), axis=-1)
+    rel = dh - dh[rows, a][:, None]
+    shift = xp.log1p(xp.sum(s * xp.expm1(rel), axis=-1))
+    ds = s * xp.expm1(rel - shift[:, None])
+    du = xp.sum((g - g[rows, a][:, None]) * ds, axis=-1)  # the t = a term is 0
+    u = xp.sum(g * s, axis=-1)
+    e = xp.exp(-u)
+    return -xp.sum(xp.log1p(e * xp.expm1(-du) / (1.0 + e))) / len(g)
+
+
+class Track(NamedTuple):
+    """Per-iterate quantities of an ell_p-AttGD run (index k = 0..steps), Lemmas 27-30 (claims file Section 2).
+
+    N: ||W(k)||_p; Np1: ||grad psi(W(k))||_q = N^(p-1) (Section 1.3); D: bar D_k = D_psi(bar W_mm, bar W(k));
+    L: L(W(k)) - L_ref (loss_excess with the tokens selected at W(0) at k = 0, then less the decreases dL in
+    float64; differences only); pi: pi_emp(W(k)) =
+    <grad L, bar W(k)> / <grad L, bar W_mm> - 1 (Lemma 21's ratio); g: <grad L(W(k)), bar W_mm> (pairwise form);
+    dNp1, dL: the step out of W(k), N_{k+1}^(p-1) - N_k^(p-1) and L(W(k)) - L(W(k+1)), each formed without
+    cancellation (dual_norm_increment, primal_increment, loss_decrease), so they keep their relative accuracy when a
+    step is far below the rounding of N and L.
+    """
+
+    N: np.ndarray
+    Np1: np.ndarray
+    D: np.ndarray
+    L: np.ndarray
+    pi: np.ndarray
+    g: np.ndarray
+    dNp1: np.ndarray
+    dL: np.ndarray
+    theta_last: np.ndarray  # grad psi of the last iterate, from which a run is continued
+
+    def head(self, K) -> Track:
+        """The first K steps (iterates 0..K)."""
+        return Track(*(a[:K + 1] for a in self[:-1]), self.theta_last)
+
+    def extend(self, data, W_mm, p, eta, steps) -> Track:
+        """The same run continued by ``steps`` more steps (the first ``len(self)`` entries unchanged)."""
+        more = track(data, None, W_mm, p, eta, steps, theta0=self.theta_last)
+        joined = (np.concatenate([a, b[1:]]) for a, b in zip(self[:-1], more[:-1], strict=False))
+        return Track(*joined, more.theta_last)
+
+
+def track(data, W0, W_mm, p, eta, steps, theta0=None, anchor=None, xp=F64) -> Track:
+    """Un-normalized ell_p-AttGD from W0 with the quantities of :class:`Track` at every iterate, in xp's precision.
+
+    The state is the dual point theta(k) = grad psi(W(k)) (the update rule acts there: theta(k+1) = theta(k) -
+    eta grad L(W(k))) and W(k) = (grad psi)^(-1)(theta(k)); in float64 a step below theta's rounding leaves W(k)
+    unchanged exactly, instead of moving it by the round trip through the mirror map, while the increments dNp1, dL
+    are those of the exact step from theta(k). In mpmath (``xp = MP(dps)``, inside ``mpmath.workdps(dps)``) every
+    iterate is exact to dps digits: the run of the same float64 W0 whose per-step changes are below float64
+    rounding (there D is taken as 1 - <theta, bar W_mm> / ||theta||_q, Section 1.3, exact at that precision).
+    theta0 (instead of W0): start there. anchor: the tokens of L_ref (default alpha_i = argmax_t gamma_it).
+    """
+    mp = xp is not F64
+    if mp:
+        data = AttData(*(xp.asarray(a) for a in (data.X, data.z, data.Y, data.v)))
+    scalar = (lambda a: np.asarray(a, dtype=object).item()) if mp else float
+    q, Wbar_mm, eta = dual_exponent(p, xp), normalize(W_mm, p, xp), xp.asarray(eta)
+    theta = mirror_map(xp.asarray(W0), p, xp) if theta0 is None else theta0
+    gamma = gammas(data, xp=xp)  # fixed along the run; scores and weights are shared by G and L at each step
+    anchor = np.argmax(xp.to_float(gamma), axis=1) if anchor is None else anchor
+    rows = []
+    for k in range(steps + 1):
+        W = inverse_mirror_map(theta, p, xp)
+        h = scores(data, W, xp)
+        s = softmax(h, xp)
+        G = _grad(data, h, s, gamma, xp)
+        N, Np1 = lp_norm(W, p, xp), lp_norm(theta, q, xp)
+        step = -eta * G
+        g, gW = xp.sum(G * Wbar_mm), xp.sum(G * W)  # G in the anchored pairwise form: no cancellation inside
+        if mp:  # at dps digits plain sums and differences are accurate; the increments are differences of rows
+            D, incr = 1 - xp.sum(theta * Wbar_mm) / Np1, (None, None)
+        else:
+            D = bregman(Wbar_mm, W / N, p)
+            incr = dual_norm_increment(theta, step, q), loss_decrease(data, W, primal_increment(theta, step, p))
+        # G = 0 (underflow): Lemma 21's inequality reads 0 >= 0 and holds with pi = 0
+        pi = gW / N / g - 1 if g != 0 else 0 * N
+        L = _loss_excess(s, gamma, anchor, xp) if mp or k == 0 else rows[-1][3] - rows[-1][7]
+        rows.append(tuple(map(scalar, (N, Np1, D, L, pi, g))) + incr)
+        if k < steps:
+            theta = theta + step
+    if mp:
+        cols = [np.array(col, dtype=object) for col in list(zip(*rows, strict=False))[:6]]
+        last = mpmath.mpf("nan")  # the step out of the last iterate is not taken
+        cols += [np.append(np.diff(cols[1]), last), np.append(-np.diff(cols[3]), last)]
+        return Track(*cols, theta)
+    return Track(*(np.array(col, dtype=float) for col in zip(*rows, strict=False)), theta)

@@ -1,0 +1,115 @@
+"""matplotlib figures of claims along their scaling paths (Agg backend, no display needed).
+
+One figure per claim with a scaling path, drawn from its results.json record alone, so
+it can be drawn wherever the claim ran (an xdist worker) as soon as it has run.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from matplotlib.ticker import FixedLocator, NullLocator
+
+from attncheck.core.plotting import pyplot
+
+plt = pyplot()
+
+def claim_figure_name(claim_id: str) -> str:
+    """The figure's file name, relative to the report's figures/ folder."""
+    return claim_id.replace("/", "_") + ".png"
+
+
+def claim_figure_path(out_dir: Path, claim_id: str) -> Path:
+    return Path(out_dir) / claim_figure_name(claim_id)
+
+
+def _n(point) -> float:
+    if isinstance(point, dict):
+        return float(point["n"])
+    if isinstance(point, (list, tuple)):
+        return float(point[0])
+    return float(point)
+
+
+def symlog_ticks(values: list[float], linthresh: float, per_side: int = 4) -> list[float]:
+    """At most ``per_side`` decades on each side of zero (and zero), spread over the data.
+
+    A symlog axis from -1 to 1 with linthresh 1e-12 would otherwise label 25 decades.
+    """
+    ticks = [0.0]
+    for sign in (1, -1):
+        mags = [abs(v) for v in values if v * sign > 0 and abs(v) >= linthresh]
+        if not mags:
+            continue
+        lo, hi = math.floor(math.log10(linthresh)), math.ceil(math.log10(max(mags)))
+        lo = max(lo, math.floor(math.log10(min(mags))))
+        step = max(1, math.ceil((hi - lo) / max(per_side - 1, 1)))
+        ticks += [sign * 10.0 ** e for e in range(hi, lo - 1, -step)]
+    return sorted(set(ticks))
+
+
+def _deterministic(ax, r: dict, path: list[dict]) -> None:
+    n = [_n(p["point"]) for p in path]
+    slack = [p["worst"]["relative_slack"] for p in path]
+    linthresh = 1e-12
+    ax.plot(n, slack, "o-", label="smallest relative slack")
+    ax.axhline(0.0, color="k", lw=1, ls="--")
+    ax.set_xscale("log")
+    ax.set_yscale("symlog", linthresh=linthresh)
+    ticks = symlog_ticks(slack, linthresh)
+    ax.yaxis.set_major_locator(FixedLocator(ticks))
+    ax.yaxis.set_minor_locator(NullLocator())
+    ax.set_yticklabels(["0" if t == 0 else f"{t:.0e}".replace("e+00", "").replace("e-0", "e-").replace("e+0", "e")
+                        for t in ticks], fontsize=7)
+    ax.set_ylabel("relative slack (>= 0 holds)")
+    bad = [(_n(p["point"]), p["worst"]["relative_slack"]) for p in path if p["refuted"]]
+    if bad:
+        ax.plot(*zip(*bad, strict=False), "rx", ms=10, mew=2, label="refuted at this n")
+
+
+def _probabilistic(ax, path: list[dict]) -> None:
+    n = [_n(p["point"]) for p in path]
+    rate = [p["worst"]["pass_rate"] for p in path]
+    lo = [p["worst"]["pass_rate"] - p["worst"]["ci95"][0] for p in path]
+    hi = [p["worst"]["ci95"][1] - p["worst"]["pass_rate"] for p in path]
+    ax.errorbar(n, rate, yerr=[lo, hi], fmt="o-", capsize=3, label="min pass rate (95% CI)")
+    ax.plot(n, [p["worst"]["claimed"] for p in path], "k--", lw=1, label="claimed (worst case)")
+    ax.set_xscale("log")
+    ax.set_ylabel("pass rate")
+    bad = [(_n(p["point"]), p["worst"]["pass_rate"]) for p in path if p["refuted"]]
+    if bad:
+        ax.plot(*zip(*bad, strict=False), "rx", ms=10, mew=2, label="refuted at this n")
+
+
+def claim_figure(r: dict, out_dir) -> Path | None:
+    """Draw the figure of one record into ``out_dir``; None when the claim has no path."""
+    path = r["evidence"].get("path")
+    if not path or not all(p.get("worst") for p in path):
+        return None
+    fig, ax = plt.subplots(figsize=(5.5, 3.4))
+    if r["kind"] == "asymptotic":
+        ax.loglog([_n(p["point"]) for p in path], [p["worst"]["implied_constant"] for p in path], "o-",
+                  label="implied constant C*(n)")
+        ax.set_ylabel("max over cases of C*(n)")
+    elif r["kind"] in ("identity", "inequality"):
+        _deterministic(ax, r, path)
+    else:
+        _probabilistic(ax, path)
+    if "holds_from" in r["evidence"]:
+        ax.axvline(_n(r["evidence"]["holds_from"]), color="g", lw=1, ls=":", label="holds from here on")
+    ax.set_xlabel("n")
+    ax.set_title(f"{r['id']}: {r['verdict']}", fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    target = claim_figure_path(out_dir, r["id"])
+    fig.savefig(target, dpi=110)
+    plt.close(fig)
+    return target
+
+
+def claim_figures(claims: list[dict], out_dir, skip_existing: bool = False) -> None:
+    """Draw every record's figure (those already drawn, e.g. by xdist workers, kept if asked)."""
+    for r in claims:
+        if skip_existing and claim_figure_path(out_dir, r["id"]).exists():
+            continue
+        claim_figure(r, out_dir)

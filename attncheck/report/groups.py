@@ -1,0 +1,165 @@
+"""How a report groups claims: papers, sections, lemmas, errata families, verdict counts.
+
+Works on results.json records only, for any number of papers (``record["paper"]``).
+"""
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+
+from attncheck.report.labels import natural_key
+
+#: the headline's verdict columns: HOLDS split by strength (probabilistic claims)
+COLUMNS = ("CERTIFIED", "HOLDS", "HOLDS confirmed", "HOLDS not refuted", "ERRATUM", "REFUTED", "INCONCLUSIVE",
+           "ERROR")
+
+PAPERS = {
+    "deng2023": "Why softmax attention outperforms linear attention (arXiv 2310.11685)",
+    "bombari2024": "Word sensitivity of attention layers via random features",
+    "julistiono2024": "Mirror descent for attention (arXiv 2410.14581)",
+    "goel2026": "Preconditioned gradient descent for softmax self-attention (arXiv 2603.01514)",
+}
+
+def column(rec: dict) -> str:
+    """The headline column of a record: its verdict, with a probabilistic HOLDS split by strength."""
+    if rec["verdict"] == "HOLDS" and rec["kind"] == "probabilistic":
+        strength = rec["evidence"].get("strength")
+        return f"HOLDS {strength}" if strength in ("confirmed", "not refuted") else "HOLDS"
+    return rec["verdict"]
+
+def counts(records: list[dict]) -> dict[str, int]:
+    out = dict.fromkeys(COLUMNS, 0)
+    for r in records:
+        out[column(r)] += 1
+    return out
+
+def route_of(cert: dict) -> str:
+    """The route(s) that proved a certification: 'symbolic', 'symbolic-interval', 'interval' (joined by ' + '
+    when the class structures of one claim took different routes)."""
+    names = (part.split(" (")[0].strip() for part in str(cert.get("route", "interval")).split(";"))
+    return " + ".join(sorted({n for n in names if n}))
+
+
+def unchecked(rec: dict) -> list[tuple[str, str]]:
+    """The interpretation entries that name a part of the claim's admissible domain as unchecked: the entry
+    ``"unchecked"``, and any entry whose text uses the word (DESIGN.md: a part out of reach is named, never
+    dropped silently). A verdict speaks for the rest of the domain only."""
+    return [(k, str(v)) for k, v in rec.get("interpretation", {}).items()
+            if k == "unchecked" or "unchecked" in str(v).lower()]
+
+
+def scope_text(records: list[dict]) -> str:
+    """How many HOLDS and CERTIFIED claims name parts of their domain as unchecked."""
+    held = [r for r in records if r["verdict"] in ("HOLDS", "CERTIFIED")]
+    named = sum(1 for r in held if unchecked(r))
+    return (f"{named} of the {len(held)} HOLDS and CERTIFIED claims name parts of their admissible domain as "
+            "unchecked (each claim's 'Unchecked' line): their verdict covers the rest")
+
+
+def certification(records: list[dict]) -> dict[str, int]:
+    """Deterministic claims: how many are certified (in all, and by route), declared eligible, and not
+    eligible (by reason)."""
+    det = [r for r in records if r["kind"] in ("identity", "inequality")]
+    certs = [r["evidence"].get("certification") or {} for r in det]
+    out = {"deterministic": len(det), "certified": sum(r["verdict"] == "CERTIFIED" for r in det),
+           "eligible": sum(c.get("status") not in (None, "not eligible") for c in certs)}
+    for r, c in zip(det, certs, strict=False):
+        if r["verdict"] == "CERTIFIED":
+            key = f"certified by {route_of(c)}"
+            out[key] = out.get(key, 0) + 1
+    for c in certs:
+        if c.get("status") == "not eligible":
+            out[f"not eligible: {c['reason']}"] = out.get(f"not eligible: {c['reason']}", 0) + 1
+    out["undeclared"] = sum(not c for c in certs)
+    return out
+
+
+def certification_text(records: list[dict]) -> str:
+    c = certification(records)
+    routes = ", ".join(f"{v} {k[len('certified by '):]}" for k, v in c.items() if k.startswith("certified by "))
+    rest = ", ".join(f"{v} {k}" for k, v in c.items() if k.startswith("not eligible") or k == "undeclared")
+    return (f"{c['certified']} of {c['eligible']} eligible deterministic claims CERTIFIED"
+            f"{' (' + routes + ')' if routes else ''} "
+            f"({c['deterministic']} deterministic{'; ' + rest if rest else ''})")
+
+
+def by_paper(records: list[dict]) -> OrderedDict[str, list[dict]]:
+    out: OrderedDict[str, list[dict]] = OrderedDict()
+    for r in sorted(records, key=lambda r: natural_key(r["id"])):
+        out.setdefault(r["paper"], []).append(r)
+    return out
+
+def label_title(label: str) -> str:
+    """lemma-d.4 -> Lemma D.4; eq-6.9 -> Eq. 6.9."""
+    head, _, num = label.partition("-")
+    head = {"eq": "Eq."}.get(head, head.capitalize())
+    return f"{head} {num.upper()}" if num else head
+
+def claim_title(rec: dict) -> str:
+    """Theorem 1.1 (part main omitted), Theorem 6.2 part-1-corrected."""
+    title = label_title(rec["label"])
+    return title if rec["part"] == "main" else f"{title} {rec['part']}"
+
+
+_SOURCE_SECTION = re.compile(r"\b(Section|Appendix)\s+([A-Z0-9]+)")
+
+def section(rec: dict) -> str:
+    """The paper section of a claim: from its label (lemma-d.4 -> Appendix D), else its source."""
+    _, _, num = rec["label"].partition("-")
+    if "." in num:
+        head = num.split(".")[0].upper()
+        return f"Appendix {head}" if head.isalpha() else f"Section {head}"
+    m = _SOURCE_SECTION.search(rec.get("source", ""))
+    return f"{m.group(1)} {m.group(2)}" if m else "Main text"
+
+def section_key(name: str) -> tuple:
+    kind, _, tag = name.partition(" ")
+    return ({"Main": 0, "Section": 1, "Appendix": 2}.get(kind, 3), natural_key(tag))
+
+def sections(records: list[dict]) -> OrderedDict[str, OrderedDict[str, list[dict]]]:
+    """section -> lemma label -> records, each level in the paper's (natural) order."""
+    grouped: dict[str, dict[str, list[dict]]] = {}
+    for r in sorted(records, key=lambda r: natural_key(r["id"])):
+        grouped.setdefault(section(r), {}).setdefault(r["label"], []).append(r)
+    out: OrderedDict = OrderedDict()
+    for name in sorted(grouped, key=section_key):
+        out[name] = OrderedDict(sorted(grouped[name].items(), key=lambda kv: natural_key(kv[0])))
+    return out
+
+def is_main_theorem(rec: dict) -> bool:
+    """A theorem of the main text (numbered without an appendix letter: theorem-1.1, theorem-2)."""
+    head, _, num = rec["label"].partition("-")
+    return head == "theorem" and bool(re.fullmatch(r"\d+(\.\d+)*", num))
+
+def errata_families(records: list[dict]) -> OrderedDict[str, dict]:
+    """Errata rolled up by lemma: label -> {"parts": [records], "notes": [(note, [part ids])]}.
+
+    A note shared by several parts of one lemma is given once, with the parts it covers.
+    """
+    out: OrderedDict[str, dict] = OrderedDict()
+    for r in sorted((r for r in records if r.get("erratum")), key=lambda r: natural_key(r["id"])):
+        fam = out.setdefault(r["label"], {"parts": [], "notes": OrderedDict()})
+        fam["parts"].append(r)
+        fam["notes"].setdefault(r["erratum"]["note"], []).append(r["id"])
+    for fam in out.values():
+        fam["notes"] = list(fam["notes"].items())
+    return out
+
+#: goel2026's labels (RECOVERED / DERIVED / RECONSTRUCTED / UNKNOWN) and julistiono2024's (CODE / DERIVED /
+#: DERIVED-UNCERTAIN / MISSING); a longer label is matched before its prefix
+PROVENANCE_TAGS = ("RECOVERED", "DERIVED-UNCERTAIN", "DERIVED", "RECONSTRUCTED", "UNKNOWN", "CODE", "MISSING")
+
+
+def provenance(rec: dict) -> tuple[str, str] | None:
+    """(tag, text) of a claim's statement provenance, where its interpretation gives one.
+
+    The tag is one of :data:`PROVENANCE_TAGS`, under a key naming provenance or a tag,
+    or opening any interpretation entry ("RECONSTRUCTED: the formula was lost ...").
+    """
+    interp = rec.get("interpretation", {})
+    keyed = [v for k, v in interp.items() if "provenance" in k.lower() or "tag" in k.lower()]
+    for text in keyed + list(interp.values()):
+        tag = next((t for t in PROVENANCE_TAGS if str(text).upper().startswith(t)), None)
+        if tag:
+            return tag, str(text)
+    return None

@@ -1,0 +1,168 @@
+"""How a record reads: verdict labels, key evidence, the detail block and the terminal table."""
+from __future__ import annotations
+
+import re
+
+from attncheck.core.claims import Verdict
+
+VERDICTS = tuple(v.value for v in Verdict)
+
+
+def _fmt(x) -> str:
+    if isinstance(x, float) or (isinstance(x, int) and abs(x) >= 10**5):
+        return f"{x:.4g}"
+    return str(x)
+
+
+def verdict_label(rec: dict) -> str:
+    """The verdict as a reader needs it: with "from n = ..." and how strongly it holds.
+
+    "HOLDS for n >= 1e+05 (fails below)", "HOLDS (confirmed)" when every case's 95% lower
+    bound reaches the claim, "HOLDS (not refuted)" otherwise; an INCONCLUSIVE eventual
+    claim gives the extrapolated n from which it would hold.
+    """
+    ev, verdict = rec["evidence"], rec["verdict"]
+    label = verdict
+    if verdict in ("HOLDS", "CERTIFIED") and "holds_from" in ev:
+        label += f" for n >= {_fmt(_first(ev['holds_from']))} (fails below)"
+    if verdict == "HOLDS" and ev.get("strength"):
+        label += f" ({ev['strength']})"
+    trend = ev.get("failure_trend") or {}
+    if verdict == "INCONCLUSIVE" and "holds_from_extrapolated" in trend:
+        label += f" (failure falls; holds from n ~ {_fmt(trend['holds_from_extrapolated'])}?)"
+    if ev.get("series"):
+        label += " [" + "; ".join(_series_label(row) for row in ev["series"]) + "]"
+    return label
+
+
+def _series_label(row: dict) -> str:
+    """One series of a path over (beta, n): "beta = 0.25: n >= 1e+08", "all n", or its verdict."""
+    name = ", ".join(f"{k} = {_fmt(v)}" for k, v in row["series"].items())
+    if row["verdict"] != "HOLDS":
+        extra = (row.get("failure_trend") or {}).get("holds_from_extrapolated")
+        return f"{name}: {row['verdict']}" + (f" (holds from n ~ {_fmt(extra)}?)" if extra else "")
+    return f"{name}: " + (f"n >= {_fmt(row['holds_from']['n'])}" if "holds_from" in row else "all n")
+
+
+def _in_tail(point, series: list) -> bool:
+    """Whether a point of a path over (beta, n) lies where its series holds (from its holds_from on)."""
+    for row in series:
+        if all(point.get(k) == v for k, v in row["series"].items()):
+            return row["verdict"] != "HOLDS" or point["n"] >= row.get("holds_from", {"n": 0})["n"]
+    return True
+
+
+def _first(point):
+    return point[0] if isinstance(point, (list, tuple)) else point
+
+
+def key_evidence(rec: dict) -> str:
+    """One line of the evidence a reader needs first."""
+    ev, kind = rec["evidence"], rec["kind"]
+    if "error" in ev:
+        return ev["error"].splitlines()[0][:160]
+    parts = []
+    path = ev.get("path")
+    if kind == "asymptotic":
+        parts.append(f"C* max {_fmt(ev['implied_constant_max'])}")
+        if "growth_exponent" in ev:
+            lo, hi = ev["growth_exponent_ci95"]
+            parts.append(f"growth n^{_fmt(ev['growth_exponent'])} [{_fmt(lo)}, {_fmt(hi)}]")
+        parts.append(f"n <= {_fmt(path[-1]['point'])}")
+    elif kind == "probabilistic":
+        # eventually-claims: the evidence is the tail of the path
+        if path and "holds_from" in ev and ev["holds_from"] in [p["point"] for p in path]:
+            path = path[[p["point"] for p in path].index(ev["holds_from"]):]
+        elif path and ev.get("series"):  # a path over (beta, n): each series from where it holds
+            path = [p for p in path if _in_tail(p["point"], ev["series"])]
+        worsts = [p["worst"] for p in path if p.get("worst")] if path else [ev.get("worst")]
+        worst = min(worsts, key=lambda w: w["gap"]) if worsts and worsts[0] else None
+        if worst:
+            lo, hi = worst["ci95"]
+            alo, ahi = worst["decision_bounds"]
+            word = "worst pass rate" if rec.get("relation", ">=") == ">=" else "farthest pass rate"
+            parts.append(f"{word} {_fmt(worst['pass_rate'])} vs claimed {_fmt(worst['claimed'])} "
+                         f"(95% CI [{_fmt(lo)}, {_fmt(hi)}]; multiplicity-adjusted [{_fmt(alo)}, {_fmt(ahi)}])")
+        if path:
+            parts.append(f"n <= {_fmt(path[-1]['point'])}")
+    else:
+        worsts = [p["worst"] for p in path if p.get("worst")] if path else [ev.get("worst")]
+        if worsts and worsts[0]:
+            parts.append(f"min rel. slack {_fmt(min(w['relative_slack'] for w in worsts))}")
+        if path:
+            parts.append(f"n <= {_fmt(path[-1]['point'])}")
+    if "holds_from" in ev:
+        parts.append(f"holds from n = {_fmt(ev['holds_from'])} (refuted below)")
+    parts.append(f"{ev.get('cases', 0)} cases")
+    if ev.get("certification"):
+        parts.append(certification_line(ev["certification"]))
+    esc = ev.get("escalation", {})
+    if esc.get("escalated"):
+        parts.append(f"{esc['escalated']} escalated to mpmath")
+    return "; ".join(parts)
+
+
+def certification_line(cert: dict) -> str:
+    """The certification in one phrase: proved (and by which route), partly proved, or why not."""
+    status = cert["status"]
+    if status in ("not eligible", "not run"):
+        return f"certification {status}: {cert['reason']}"
+    if status == "error":
+        return f"certification failed on balls ({cert['detail'][:80]}); the sampled verdict stands"
+    where = f"{cert.get('boxes', '?')} boxes"
+    if "depth" in cert:
+        where += f", depth {cert['depth']}, {_fmt(cert['seconds'])} s"
+    if status == "certified":
+        return f"certified by {cert.get('route', 'interval arithmetic')} ({where})"
+    if status == "refuted":
+        return f"refuted by {cert.get('route') or 'interval branch and bound'} ({where})"
+    return f"certified on {_fmt(100 * cert['certified_fraction'])}% of the box ({where}; the sampled verdict stands)"
+
+
+def detail(rec: dict) -> str:
+    """Multi-line explanation of a verdict: statement, erratum, counterexample, interpretation, replay."""
+    ev = rec["evidence"]
+    lines = [f"  statement: {rec['statement']}", f"  evidence: {key_evidence(rec)}"]
+    if "reason" in ev:
+        lines.append(f"  reason: {ev['reason']}")
+    if rec.get("erratum"):
+        e = rec["erratum"]
+        lines += [f"  erratum: {e['note']}", f"  corrected claim: {e['corrected_id']}"
+                  + (f": {e['corrected_statement']}" if e.get("corrected_statement") else "")]
+    cx = ev.get("counterexample")
+    if cx:
+        lines.append("  counterexample (minimal where shrinking applies):")
+        lines += [f"    {k}: {v}" for k, v in cx.items() if v is not None]
+    if ev.get("failing_case"):
+        lines.append(f"  failing case ({ev['failing_case'].get('found_by', '?')}): {ev['failing_case']['case']}")
+    if "traceback" in ev:
+        lines.append(ev["traceback"].rstrip())
+    if rec.get("interpretation"):
+        lines.append("  interpretation:")
+        lines += [f"    {k}: {v}" for k, v in rec["interpretation"].items()]
+    lines.append(f"  replay: {ev.get('replay')}")
+    return "\n".join(lines)
+
+
+def table(records: list[dict]) -> list[str]:
+    """Fixed-width lines: id, kind, verdict, key evidence."""
+    w = max(len(r["id"]) for r in records)
+    v = max(12, max(len(verdict_label(r)) for r in records))
+    lines = [f"{'claim':<{w}}  {'kind':<13}  {'verdict':<{v}}  evidence", "-" * (w + v + 48)]
+    lines += [f"{r['id']:<{w}}  {r['kind']:<13}  {verdict_label(r):<{v}}  {key_evidence(r)}" for r in records]
+    counts = {v: sum(r["verdict"] == v for r in records) for v in VERDICTS}
+    lines.append("verdicts: " + ", ".join(f"{v} {c}" for v, c in counts.items() if c) + strength_counts(records))
+    return lines
+
+
+def strength_counts(records: list[dict]) -> str:
+    """"; probabilistic HOLDS: k confirmed, m not refuted" (empty when there are none)."""
+    s = [r["evidence"].get("strength") for r in records if r["verdict"] == "HOLDS" and r["kind"] == "probabilistic"]
+    if not s:
+        return ""
+    return f"; probabilistic HOLDS: {s.count('confirmed')} confirmed, {s.count('not refuted')} not refuted"
+
+
+def natural_key(text: str) -> list:
+    """Sort key that orders digits by value: lemma-d.2 < lemma-d.10."""
+    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", text) if t]

@@ -1,0 +1,66 @@
+"""The experiments of ``attncheck report`` (xdist path) in a child process while the claims run.
+
+The claims' workers and the experiments then share the cores: a deep report's experiments
+(37 min on one core, bombari2024's figures 30 of them) no longer run alone after the claims.
+The child writes into a scratch folder of its own, whose experiments :meth:`Experiments.finish`
+carries into the report; its output goes to a log, shown after the claims; it ignores Ctrl-C,
+and the parent stops it (:meth:`Experiments.stop`) on an interruption or a failed run.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import shutil
+import signal
+import tempfile
+from pathlib import Path
+
+from attncheck.report import writer as report
+
+
+def _child(profile: str, scratch: str, seed: int, runners) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with open(Path(scratch) / "log", "w") as f:
+        os.dup2(f.fileno(), 1)
+        os.dup2(f.fileno(), 2)
+        from attncheck.run import experiments
+
+        experiments.run_all(profile, Path(scratch) / "out", seed, progress=lambda m: print(m, flush=True),
+                            runners=runners)
+
+
+class Experiments:
+    """``experiments.run_all(profile, ..., seed)`` started now in a spawned child; :meth:`finish` waits for it."""
+
+    def __init__(self, profile: str, seed: int, runners=None):
+        from attncheck.run import experiments
+
+        self.scratch = Path(tempfile.mkdtemp(prefix="attncheck-experiments-"))
+        self.proc = multiprocessing.get_context("spawn").Process(
+            target=_child, args=(profile, str(self.scratch), seed,
+                                 experiments.all_runners() if runners is None else runners), daemon=True)
+        self.proc.start()
+
+    def finish(self, out_dir, progress=print) -> None:
+        """Wait for the child, pass its output on and carry experiments.json and its figures into ``out_dir``;
+        RuntimeError (with the output's tail) if it failed."""
+        if self.proc.is_alive():
+            progress("attncheck: the claims are done; waiting for the experiments that run beside them")
+        self.proc.join()
+        log = self.scratch / "log"
+        text = log.read_text() if log.is_file() else ""
+        if self.proc.exitcode != 0:
+            self.stop()
+            raise RuntimeError(f"the experiments failed (exit status {self.proc.exitcode}); their output ends:\n"
+                               + "\n".join(text.splitlines()[-20:]))
+        if text:
+            progress(text.rstrip("\n"))
+        report.keep_experiments(self.scratch / "out", Path(out_dir))
+        self.stop()
+
+    def stop(self) -> None:
+        """End the child if it still runs and remove its scratch folder (an interrupted or failed report)."""
+        if self.proc.is_alive():
+            self.proc.terminate()
+        self.proc.join()
+        shutil.rmtree(self.scratch, ignore_errors=True)

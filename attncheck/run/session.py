@@ -1,0 +1,73 @@
+"""Running many claims, once for every front end (pytest, the CLI, Dask): one claim's record, the alpha
+accounting across claims, the exit policy and the order of a run."""
+from __future__ import annotations
+
+import argparse
+import warnings
+
+from threadpoolctl import threadpool_limits
+
+from attncheck import certify, engine
+from attncheck.core.claims import Claim, Verdict
+from attncheck.core.profiles import Profile, get_profile
+from attncheck.report import labels
+from attncheck.run import replay, schedule
+
+
+def n_random(claims) -> int:
+    """How many random claims share the suite's alpha (Bonferroni over claims; at least 1)."""
+    return sum(c.kind.random for c in claims) or 1
+
+
+def run_claim(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_claims: int = 1,
+              progress=None) -> dict:
+    """One claim's results.json record: the engine's verdict, then certification, with BLAS on one thread
+    (the same numbers in every front end) and the command that replays it."""
+    profile = profile if isinstance(profile, Profile) else get_profile(profile)
+    with threadpool_limits(limits=1), warnings.catch_warnings():
+        # a Dask worker's own threads use the global `random` module while Hypothesis draws, which Hypothesis
+        # reports as if a strategy did; the engine draws nothing from `random`
+        warnings.filterwarnings("ignore", message="Do not use the `random` module inside strategies")
+        rec = engine.run(claim, profile, seed, n_random_claims, progress=progress, stages=(certify.stage,))
+    rec["evidence"]["replay"] = replay.command(claim, profile.name, seed, profile.scale)
+    return rec
+
+
+def failure_text(rec: dict) -> str | None:
+    """Why this record fails the run (REFUTED/ERROR without an erratum, or an erratum that no longer
+    reproduces: the expected failure is strict), or None if it does not."""
+    verdict, erratum = rec["verdict"], rec["erratum"]
+    if erratum is not None:
+        if verdict == Verdict.ERRATUM.value:
+            return None
+        return (f"{rec['id']}: an erratum is registered, but the stated claim was not refuted "
+                f"(verdict {verdict}); the expected failure is strict\n{labels.detail(rec)}")
+    if verdict in (Verdict.REFUTED.value, Verdict.ERROR.value):
+        return f"{rec['id']}: {verdict}\n{labels.detail(rec)}"
+    return None
+
+
+def longest_first(claims: list[Claim], results) -> list[Claim]:
+    """The claims ordered longest first by an earlier results.json's times (unknown ones first)."""
+    order = schedule.longest_first([c.id for c in claims], schedule.past_seconds(results))
+    return [claims[k] for k in order]
+
+
+def parse_seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed must be an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"seed must be an integer >= 0, got {value}")
+    return value
+
+
+def parse_scale(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"budget scale must be a number > 0, got {text!r}")
+    return value

@@ -1,0 +1,280 @@
+r"""bombari2024 Section 6 and Appendix B: the GLM identities (6.9)/(B.15), (6.10)/(B.17), (B.21),
+(B.22), (6.15)/(B.25), Theorems 4 and 5, Lemmas B.2 and B.3, each as printed."""
+import math
+
+import mpmath
+import numpy as np
+import torch
+
+from attncheck import Slack, all_of, claim, close, le
+from attncheck.papers.bombari2024.data.token_matrices import IID_FAMILIES, iid_samples
+from attncheck.papers.bombari2024.models import context_modification as cm
+from attncheck.papers.bombari2024.models import glm
+from attncheck.papers.bombari2024.models import random_features as rf
+from attncheck.papers.bombari2024.readings import (
+    ACTS,
+    ACTS_LIPSCHITZ,
+    ACTS_NONLINEAR,
+    DRAWS,
+    K_OMEGA,
+    K_RATIO,
+    PROB,
+    RESTARTS,
+    RHO,
+    STEPS,
+    TOKENS,
+    X_of,
+    generator,
+    seeds,
+)
+from attncheck.papers.bombari2024.strategies.glm import feature_case
+from attncheck.papers.bombari2024.strategies.token_matrices import ws_case
+
+#: float64 decides an identity only below this condition number of K_r; above it mpmath does
+COND_MAX = 1e8
+GLM = {"features": "generic feature vectors (Gaussian, non-negative ReLU-like, ill-conditioned: rows within "
+                   "eps in {1e-1, ..., 1e-7} of one direction), N in [1, 6], p in [N + 1, 12] so K_r is invertible",
+       "theta_0": "theta_0 = 0 and theta_0 Gaussian (the statement allows any initialisation)",
+       "precision": f"float64 when cond(K_r) <= {COND_MAX:g}; above it the slack is left undecided in float64 and "
+                    "re-evaluated in mpmath (LU at 30-240 digits)"}
+
+
+def _glm(case, xp):
+    """The case's arrays in the backend, or None when float64 must defer to mpmath."""
+    Phi, phi, pert, Y, y, theta0 = case.arrays()
+    if xp.name == "float64" and glm.condition(glm.kernel(glm.stack(Phi, phi))) > COND_MAX:
+        return None
+    return tuple(xp.asarray(a) for a in (Phi, phi, pert, Y)) + (y, xp.asarray(theta0))
+
+
+UNDECIDED = Slack(float("nan"), 1.0)
+
+
+def _close_terms(lhs, rhs, terms, xp):
+    """lhs = rhs within 1e-9 of the magnitude of the terms they are computed from."""
+    return close(lhs, rhs, rtol=1e-9, atol=1e-9 * sum(xp.abs(t) for t in terms), xp=xp)
+
+
+@claim("bombari2024/eq-6.9/main", kind="identity", source="bombari2024 Section 6, (6.9) (= (B.15))",
+       statement=r"f(X^i(\Delta), \theta^*_f) - f(X^i(\Delta), \theta^*) = \frac{\varphi(X^i(\Delta))^\top "
+                 r"\varphi(X)}{\|\varphi(X)\|_2^2}(y - f(X, \theta^*))",
+       domain=feature_case(), interpretation=GLM)
+def eq_6_9(case, xp):
+    a = _glm(case, xp)
+    if a is None:
+        return UNDECIDED
+    Phi, phi, pert, Y, y, theta0 = a
+    ts = glm.theta_star(Phi, Y, theta0, xp)
+    tf = glm.theta_f(ts, phi, y, xp)
+    lhs = pert @ tf - pert @ ts
+    rhs = (pert @ phi) / (phi @ phi) * (y - phi @ ts)
+    return _close_terms(lhs, rhs, [pert @ tf, pert @ ts], xp)
+
+
+@claim("bombari2024/eq-6.10/main", kind="inequality", source="bombari2024 Section 6, (6.10) (= (B.17))",
+       statement=r"\left|\frac{\varphi(X^i(\Delta))^\top\varphi(X)}{\|\varphi(X)\|_2^2} - 1\right| \le \mathcal{S}(X)",
+       domain=feature_case(), interpretation=dict(GLM, check=(
+           "with S(X) replaced by ||phi(X^i(Delta)) - phi(X)|| / ||phi(X)|| <= S(X) (its definition (3.4)): "
+           "a stronger inequality, so a pass implies the stated one; the left side evaluated as "
+           "|(phi' - phi)^T phi| / ||phi||^2 (the paper's first step, an identity), exact when phi' = phi. With S(X) "
+           "so replaced, the check is Cauchy-Schwarz, |u^T phi| <= ||u|| ||phi|| with u = phi' - phi, on arbitrary "
+           "vectors (the generic features drawn here, not phi_RF): it cannot fail except by rounding, so a pass "
+           "confirms the printed step and says nothing about S_RF(X)")))
+def eq_6_10(case, xp):
+    Phi, phi, pert, Y, y, theta0 = (xp.asarray(a) if isinstance(a, np.ndarray) else a for a in case.arrays())
+    nphi = xp.sqrt(phi @ phi)
+    lhs = xp.abs((pert - phi) @ phi) / (phi @ phi)  # = |phi'^T phi / ||phi||^2 - 1|, exact at phi' = phi
+    return le(lhs, xp.sqrt((pert - phi) @ (pert - phi)) / nphi, xp)
+
+
+@claim("bombari2024/eq-b.21/main", kind="identity", source="bombari2024 Appendix B, Lemma 4.1 of [12], (B.20)-(B.21)",
+       statement=r"f(X^i(\Delta), \theta^*_r) - f(X^i(\Delta), \theta^*) = \mathcal{F}(X, X^i(\Delta))"
+                 r"\,(f(X, \theta^*_r) - f(X, \theta^*))",
+       domain=feature_case(), interpretation=GLM)
+def eq_b21(case, xp):
+    a = _glm(case, xp)
+    if a is None:
+        return UNDECIDED
+    Phi, phi, pert, Y, y, theta0 = a
+    ts = glm.theta_star(Phi, Y, theta0, xp)
+    tr = glm.theta_r(Phi, phi, Y, y, theta0, xp)
+    F = glm.alignment(Phi, phi, pert, xp)
+    lhs = pert @ tr - pert @ ts
+    rhs = F * (phi @ tr - phi @ ts)
+    return _close_terms(lhs, rhs, [pert @ tr, pert @ ts, F * (phi @ tr), F * (phi @ ts)], xp)
+
+
+def _lambda_min(K, xp):
+    if xp.name == "float64":
+        return glm.lambda_min(K)
+    E, _ = mpmath.eigsy(mpmath.matrix(np.asarray(K, dtype=object).tolist()))
+    return min(E[i] for i in range(E.rows))
+
+
+@claim("bombari2024/eq-b.22/main", kind="inequality", source="bombari2024 Appendix B, (B.22)",
+       statement=r"\|P_\Phi^\perp \varphi(X)\|_2^2 \ge \lambda_{\min}(K_r) > 0", domain=feature_case(),
+       interpretation=GLM)
+def eq_b22(case, xp):
+    a = _glm(case, xp)
+    if a is None:
+        return UNDECIDED
+    Phi, phi, *_ = a
+    p = glm.project_out(Phi, phi, xp)
+    lam = _lambda_min(glm.kernel(glm.stack(Phi, phi)), xp)
+    s1, s2 = le(lam, p @ p, xp), le(0.0, lam, xp, strict=True)
+    return all_of(s1, s2, xp=xp)
+
+
+@claim("bombari2024/eq-6.15/main", kind="inequality", source="bombari2024 Section 6, (6.15) (= (B.25))",
+       statement=r"|\mathcal{F}_{RF}(X, X^i(\Delta)) - 1| \le \mathcal{S}_{RF}(X)\frac{\|\varphi_{RF}(X)\|_2}"
+                 r"{\sqrt{\lambda_{\min}(K_{RF,r})}}",
+       domain=feature_case(), interpretation=dict(GLM, check=(
+           "with S(X) replaced by ||phi(X^i(Delta)) - phi(X)|| / ||phi(X)|| <= S(X): a stronger inequality; "
+           "generic features (the step is Cauchy-Schwarz and (B.22), valid for any feature map); |F - 1| "
+           "evaluated as |(phi' - phi)^T P^perp phi| / ||P^perp phi||^2 (the first line of (B.25))")))
+def eq_6_15(case, xp):
+    a = _glm(case, xp)
+    if a is None:
+        return UNDECIDED
+    Phi, phi, pert, *_ = a
+    p = glm.project_out(Phi, phi, xp)
+    lhs = xp.abs((pert - phi) @ p) / (p @ p)  # = |F - 1| (first line of (B.25)), exact at phi' = phi
+    lam = _lambda_min(glm.kernel(glm.stack(Phi, phi)), xp)
+    return le(lhs, xp.sqrt((pert - phi) @ (pert - phi)) / xp.sqrt(lam), xp)
+
+
+# ---- Theorems 4, 5 and Lemmas B.2, B.3 along n ---------------------------------------------------
+
+
+
+def n_train(k: int) -> int:
+    """N = max(2, ceil(k^(1/3))): N log^3 N / k trends down along the path, not monotonically (0.33 at k = 32,
+    0.17 at k = 64, 0.08 at k = 4096)."""
+    return max(2, math.ceil(k ** (1 / 3) - 1e-9))
+
+GEN_PATH = {"quick": [16, 32, 64], "deep": [16, 32, 64, 128, 256, 512]}
+GEN_D = 4
+SEARCH_TOKENS = 2
+
+
+def _task(case, seed, iid_x: bool):
+    g = generator(seed)
+    rng = np.random.default_rng(int(seed) % 2**63)
+    n, d = case.n, case.d
+    fam = IID_FAMILIES[int(rng.integers(0, len(IID_FAMILIES)))]
+    N = n_train(case.k)
+    Xtr = iid_samples(fam, N, n, d, rng)
+    X = torch.as_tensor(iid_samples(fam, 1, n, d, rng)[0], device=g.device) if iid_x else X_of(case)
+    Y = rng.choice([-1.0, 1.0], N)
+    y = float(rng.choice([-1.0, 1.0]))
+    V = rf.gaussian((case.k, n * d), 1.0 / (n * d), g, g.device)
+    return cm.rf_task(X, Xtr, Y, y, V, case.act), g
+
+
+SETUP = {"probability": PROB, "draws": DRAWS, "k": K_RATIO,
+         "N": "N = max(2, ceil(k^(1/3))) training samples, so that N log^3 N = o(k) and N log^4 N = o(D^2) "
+              "along the path (N log^3 N / k trends down, not monotonically: 0.33 at k = 32, 0.17 at k = 64, 0.08 "
+              "at k = 4096)",
+         "d": f"d = {GEN_D}; D = {GEN_D} n", "labels": "Y and y i.i.d. uniform on {-1, +1}; y_Delta = -y",
+         "theta_0": "theta_0 = 0",
+         "activation": "relu, tanh, gelu, softplus (Lipschitz, non-linear, not 0)"}
+GAP = ("the smallest gamma of Assumption 2 for each Delta, gamma(Delta) = |f(X^i(Delta), theta*) - f(X, theta*)| "
+       "(< 2; the bound (2 - gamma)^2 is largest there); the implied constant sqrt(n) * max(0, sup_Delta [(2 - "
+       "gamma)^2 - Err]) must stay bounded: refuted only if the error falls below (2 - gamma)^2 - C / sqrt(n) for "
+       "every C along n. |f(X, theta*)| = O(1) is not imposed and not monitored (its value is not recorded): it is "
+       "whatever the trained model gives")
+SEARCH = (f"LOWER side of the sup over Delta: projected gradient ascent of the gap over {SEARCH_TOKENS} tokens "
+          f"(0 and n - 1), {RESTARTS} restarts, {STEPS} steps; only iterates with gamma < 2 count; a found Delta "
+          "with a large gap refutes")
+#: the parts of the admissible domain not drawn (the "unchecked" of each claim below)
+N_UNCHECKED = ("N = k^a with 1/3 < a < 1 (N log^3 N = o(k) admits every a < 1; Theorem 4 puts no condition on N) "
+               "and N comparable to n or larger (admitted when d or k / D grows, and by Theorem 4 at any d; the "
+               "regime of Figure 4: N in {100, 700, 1300} at n in {40, 120}, d = 768): N = max(2, ceil(k^(1/3))) "
+               "gives N / n <= 0.375 (n = 16, rho = 2), falling like n^(-2/3): only N << n is drawn")
+D_UNCHECKED = f"d growing with n (d = {GEN_D} at every n; the statements put no condition on d)"
+I_UNCHECKED = (f"the indices i in [1, n - 2] (the statements are for any i in [n]): the search covers i in "
+               f"{{0, n - 1}} only ({SEARCH_TOKENS} tokens)")
+K_B2 = ("k = o(D) and k = omega(D): Lemma B.2 has no hypothesis relating k to D (only N log^3 N = o(k) and "
+        "N log^4 N = o(D^2)), but the 'k' reading (rho in {1/4, 1, 2}, k = Theta(D)) is applied to it as to "
+        "the other claims")
+LAW_UNCHECKED = ("mean-zero Lipschitz-concentrated laws satisfying Assumption 1 other than the two drawn (sphere "
+                 "rows, hypercube rows)")
+FREE_T4 = ("not searched (unchecked as universally quantified inputs): the labels Y, y (the theorem holds for any "
+           "+-1 labels), theta_0 (any initialisation; theta_0 = 0 only), the training set X_1, ..., X_N (the "
+           "theorem assumes nothing on it) and N (fixed by k); each Monte Carlo draw takes the training family, "
+           "samples and labels from its seed and the implied constant is the median over 3 draws, so these inputs "
+           "are treated as random, and a minority of them on which the bound fails would not show. "
+           "|f(X, theta*)| = O(1), a hypothesis, is not monitored")
+FREE_T5 = ("not searched (unchecked as universally quantified inputs): the labels Y, y (the theorem holds for any "
+           "+-1 labels) and theta_0 (any initialisation; theta_0 = 0 only); each Monte Carlo draw takes the labels "
+           "from its seed and the implied constant is the median over 3 draws, so they are treated as random, and "
+           "a minority of them on which the bound fails would not show (the training data are random in the "
+           "theorem: drawing them is its own probability space). |f(X, theta*)| = O(1), a hypothesis, is not "
+           "monitored")
+
+
+@claim("bombari2024/theorem-4/main", kind="asymptotic", source="bombari2024 Section 6.1, Theorem 4, (6.8) (= (B.14))",
+       statement=r"\mathrm{Err}_{RF}(X^i(\Delta), \theta^*_f) > (2 - \gamma)^2 - \mathcal{O}(1/\sqrt{n}) "
+                 r"\ \forall \Delta: \|\Delta\| \le \sqrt d, \forall i, \text{ w.p. } \ge 1 - e^{-cD}",
+       domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO), sample=seeds, probability=0.5, path=GEN_PATH,
+       cost="expensive", draws=3,
+       interpretation=dict(SETUP, gamma=GAP, side=SEARCH, X="test sample X: " + TOKENS + "; training samples "
+                           "i.i.d. normalized Gaussian or hypercube rows (the theorem assumes nothing on them)",
+                           unchecked="; ".join([ACTS_LIPSCHITZ, K_OMEGA, N_UNCHECKED, D_UNCHECKED, I_UNCHECKED,
+                                                FREE_T4])))
+def theorem_4(case, S, xp):
+    out = []
+    for s in S:
+        task, g = _task(case, s, iid_x=False)
+        res = cm.gap_search(task, [0, case.n - 1], "f", g, RESTARTS, STEPS)
+        out.append(math.sqrt(case.n) * max(0.0, float(res.gap.max())))
+    return np.array(out)
+
+
+T5 = dict(SETUP, data=("X and the training samples i.i.d. from one mean-zero Lipschitz-concentrated law satisfying "
+                       "Assumption 1: rows uniform on the sphere sqrt(d) S^{d-1} (normalized Gaussian rows: the two "
+                       "coincide in law) or rows uniform on the binary hypercube {-1, +1}^d"))
+
+
+@claim("bombari2024/theorem-5/main", kind="asymptotic", source="bombari2024 Section 6.1, Theorem 5, (6.12) (= (B.29))",
+       statement=r"\mathrm{Err}_{RF}(X^i(\Delta), \theta^*_r) > (2 - \gamma)^2 - \mathcal{O}(1/\sqrt{n}) "
+                 r"\ \forall \Delta, i, \text{ w.p. } \ge 1 - e^{-c\log^2 N}",
+       domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO), sample=seeds, probability=0.5, path=GEN_PATH,
+       cost="expensive", draws=3,
+       interpretation=dict(T5, gamma=GAP, side=SEARCH,
+                           unchecked="; ".join([ACTS_NONLINEAR, K_OMEGA, N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED,
+                                                I_UNCHECKED, FREE_T5])))
+def theorem_5(case, S, xp):
+    out = []
+    for s in S:
+        task, g = _task(case, s, iid_x=True)
+        res = cm.gap_search(task, [0, case.n - 1], "r", g, RESTARTS, STEPS)
+        out.append(math.sqrt(case.n) * max(0.0, float(res.gap.max())))
+    return np.array(out)
+
+
+@claim("bombari2024/lemma-b.2/main", kind="asymptotic", source="bombari2024 Appendix B, Lemma B.2, (B.23)",
+       statement=r"\lambda_{\min}(K_r) = \Omega(k) \text{ w.p. } \ge 1 - e^{-c\log^2 N}",
+       domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO), sample=seeds, probability=0.5, path=GEN_PATH,
+       cost="expensive", draws=3,
+       interpretation=dict(T5, ratio="k / lambda_min(K_r) (exact eigenvalue)",
+                           unchecked="; ".join([ACTS_NONLINEAR, K_B2, N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED])))
+def lemma_b2(case, S, xp):
+    return np.array([case.k / glm.lambda_min(_task(case, s, iid_x=True)[0].Kr) for s in S])
+
+
+@claim("bombari2024/lemma-b.3/main", kind="asymptotic", source="bombari2024 Appendix B, Lemma B.3, (B.24)",
+       statement=r"|\mathcal{F}(X, X^i(\Delta)) - 1| = \mathcal{O}(1/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 N}",
+       domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO), sample=seeds, probability=0.5, path=GEN_PATH,
+       cost="expensive", draws=3,
+       interpretation=dict(T5, ratio="sqrt(n) * sup_Delta |F(X, X^i(Delta)) - 1|",
+                           side=f"LOWER side of the sup over Delta (gradient ascent of (F - 1)^2, {SEARCH_TOKENS} "
+                                "tokens): it can refute this O(.) claim, never confirm it beyond the sizes reached",
+                           unchecked="; ".join([ACTS_NONLINEAR, K_OMEGA, N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED,
+                                                I_UNCHECKED])))
+def lemma_b3(case, S, xp):
+    out = []
+    for s in S:
+        task, g = _task(case, s, iid_x=True)
+        out.append(math.sqrt(case.n) * float(cm.alignment_search(task, [0, case.n - 1], g, RESTARTS, STEPS).max()))
+    return np.array(out)
