@@ -136,15 +136,22 @@ def test_bad_claim_declarations_fail_clearly(tmp_path, bad, message):
     assert res.returncode != 0 and message in res.stdout + res.stderr
 
 
-def test_readme_example_runs_as_documented(tmp_path):
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    section = readme[readme.index("## Writing your own claims"):]
+def _example(doc: str, heading: str) -> str:
+    text = (Path(__file__).parent.parent / doc).read_text()
+    section = text[text.index(heading):]
     code = section[section.index("```python") + len("```python"):]
-    code = code[:code.index("```")]
-    res = _pytest(tmp_path, "-n", "2", "--attncheck-report", str(tmp_path / "rep"), text=code)
+    return code[:code.index("```")]
+
+
+@pytest.mark.parametrize("doc, heading, verdicts, count", [
+    ("README.md", "## Your own claims", {"HOLDS"}, 2),
+    ("docs/writing-claims.md", "## A complete example", {"HOLDS", "ERRATUM"}, 6),
+])
+def test_documented_examples_run_as_documented(tmp_path, doc, heading, verdicts, count):
+    res = _pytest(tmp_path, "-n", "2", "--attncheck-report", str(tmp_path / "rep"), text=_example(doc, heading))
     assert res.returncode == 0, res.stdout
     _, recs = _records(tmp_path / "rep")
-    assert {r["verdict"] for r in recs.values()} == {"HOLDS", "ERRATUM"} and len(recs) == 6
+    assert {r["verdict"] for r in recs.values()} == verdicts and len(recs) == count
 
 
 def test_a_subset_never_replaces_a_complete_report_unless_asked(tmp_path):
