@@ -80,10 +80,10 @@ def test_replay_command_of_a_user_file_replays_it(tmp_path):
     assert missing.returncode == 2 and "pass --claims FILE" in missing.stderr and "properties" in missing.stderr
 
 
-def test_check_an_erratum_prints_note_corrected_id_and_interpretation(tmp_path):
+def test_check_an_erratum_prints_note_corrected_id_and_reading(tmp_path):
     f = tmp_path / "claims.py"
     f.write_text(USER_FILE.replace('erratum=Erratum("mine/fact-3/corrected"',
-                                   'interpretation={"domain": "all of [0, 1]"}, erratum=Erratum("mine/fact-3/corrected"'))
+                                   'reading=Reading(notes={"domain": "all of [0, 1]"}), erratum=Erratum("mine/fact-3/corrected"'))
     res = _cli("check", "mine/fact-3/stated", "--claims", str(f))
     assert res.returncode == 0 and "ERRATUM" in res.stdout
     assert "erratum: holds on [0, 0.9] only" in res.stdout

@@ -10,7 +10,7 @@ import pytest
 USER_FILE = textwrap.dedent('''
     import numpy as np
     from hypothesis import strategies as st
-    from attncheck import Erratum, claim, ge, le, lt
+    from attncheck import Erratum, Reading, claim, ge, le, lt
 
     @claim("mine/fact-1/true", kind="inequality", statement="x^2 >= 0", source="user",
            domain=st.floats(-1e3, 1e3))
@@ -75,7 +75,7 @@ def test_results_json_schema(tmp_path):
     assert set(doc) == {"schema", "generated", "versions", "constraints", "run", "seeds", "claims"}
     assert doc["run"] == {"complete": True, "reason": None}
     assert doc["seeds"]["master"] == 0 and doc["versions"]["numpy"]
-    keys = {"id", "paper", "label", "part", "kind", "statement", "source", "interpretation", "verdict",
+    keys = {"id", "paper", "label", "part", "kind", "statement", "source", "reading", "verdict",
             "evidence", "erratum"}
     for r in doc["claims"]:
         assert keys <= set(r)

@@ -3,6 +3,7 @@ import json
 
 from planted import PLANTED, lemma_4_1_part_2, log_growth_claim, mean_sign_claim
 
+from attncheck import Provenance, Reading, Unchecked
 from attncheck.report import labels
 from attncheck.report import writer as report
 from attncheck.run.session import run_claim as run
@@ -30,7 +31,8 @@ def test_every_kind_of_record_renders(tmp_path):
 def _rec(cid, verdict="HOLDS", kind="inequality", **extra):
     paper, label, part = cid.split("/")
     rec = {"id": cid, "paper": paper, "label": label, "part": part, "kind": kind, "relation": None,
-           "statement": r"\frac{a}{b} \le 1", "source": f"{paper} Appendix X", "interpretation": {},
+           "statement": r"\frac{a}{b} \le 1", "source": f"{paper} Appendix X",
+           "reading": {"provenance": None, "unchecked": [], "shared": {}, "notes": {}},
            "verdict": verdict, "evidence": {"cases": 3, "replay": f"attncheck check {cid}"}, "erratum": None}
     rec.update(extra)
     return rec
@@ -47,7 +49,7 @@ def test_natural_order_sections_errata_families_and_counts():
                                                            "corrected_statement": "x", "note": "same reason"}),
             _rec("p/lemma-d.2/part-5", "HOLDS", kind="probabilistic", evidence={"strength": "confirmed"}),
             _rec("q/theorem-2/main", "REFUTED", source="q Section 3, Theorem 2",
-                 interpretation={"provenance": "RECONSTRUCTED: formula lost in extraction"})]
+                 reading=Reading(Provenance("RECONSTRUCTED", "formula lost in extraction")).to_json())]
     secs = g.sections(g.by_paper(recs)["p"])
     assert list(secs) == ["Section 1", "Section 4", "Appendix A", "Appendix D"]
     assert list(secs["Appendix D"]) == ["lemma-d.2", "lemma-d.10"]
@@ -59,12 +61,8 @@ def test_natural_order_sections_errata_families_and_counts():
     assert (c["HOLDS"], c["HOLDS confirmed"], c["ERRATUM"], c["REFUTED"]) == (6, 1, 2, 1)
     assert [r["id"] for r in recs if g.is_main_theorem(r)] == ["p/theorem-1.1/main", "q/theorem-2/main"]
     assert g.section(recs[-1]) == "Section 3"
-    assert g.provenance(recs[-1])[0] == "RECONSTRUCTED"
-    # julistiono2024's labels, the longer DERIVED-UNCERTAIN before its prefix DERIVED; none where no label opens an entry
-    for text, tag in [("DERIVED-UNCERTAIN (R_pi unknown)", "DERIVED-UNCERTAIN"), ("DERIVED (exact)", "DERIVED"),
-                      ("CODE: the update rule", "CODE"), ("MISSING from the text", "MISSING")]:
-        assert g.provenance(_rec("j/lemma-1/main", interpretation={"provenance": text})) == (tag, text)
-    assert g.provenance(_rec("j/lemma-1/main", interpretation={"provenance": "derivation pending"})) is None
+    assert g.provenance(recs[-1]) == {"tag": "RECONSTRUCTED", "note": "formula lost in extraction"}
+    assert g.provenance(recs[0]) is None
 
 
 def test_unchecked_parts_are_shown_on_the_claim_and_counted_per_paper(tmp_path):
@@ -72,22 +70,25 @@ def test_unchecked_parts_are_shown_on_the_claim_and_counted_per_paper(tmp_path):
     from attncheck.report import html as report_html
     from attncheck.report import md as report_md
 
-    keyed = _rec("p/lemma-1.1/main", interpretation={"p": "p in (1, 6]", "unchecked": "p > 6: not drawn"})
-    inline = _rec("p/lemma-1.2/main", interpretation={"a0": "a0 in [1e-12, 0.1); UNCHECKED: a0 < 1e-12"})
-    plain = _rec("p/lemma-1.3/main", interpretation={"delta": "every delta checked"})
-    refuted = _rec("p/lemma-1.4/main", "REFUTED", interpretation={"unchecked": "n > 10^9"})
+    def reading(*parts):
+        return Reading(unchecked=[Unchecked(p, r) for p, r in parts]).to_json()
+
+    keyed = _rec("p/lemma-1.1/main", reading=reading(("p > 6", "not drawn")))
+    inline = _rec("p/lemma-1.2/main", reading=reading(("a0 < 1e-12", "out of float range"), ("n > 10^18", "beyond the path")))
+    plain = _rec("p/lemma-1.3/main")
+    refuted = _rec("p/lemma-1.4/main", "REFUTED", reading=reading(("n > 10^9", "beyond the path")))
     recs = [keyed, inline, plain, refuted]
-    assert [g.unchecked(r) for r in recs] == [[("unchecked", "p > 6: not drawn")],
-                                              [("a0", "a0 in [1e-12, 0.1); UNCHECKED: a0 < 1e-12")], [],
-                                              [("unchecked", "n > 10^9")]]
+    assert [[p["part"] for p in g.unchecked(r)] for r in recs] == [["p > 6"], ["a0 < 1e-12", "n > 10^18"], [],
+                                                                   ["n > 10^9"]]
     assert g.scope_text(recs).startswith("2 of the 3 HOLDS and CERTIFIED claims")  # a REFUTED is not counted
+    assert "(parts by reason: beyond the path 1, not drawn 1, out of float range 1)" in g.scope_text(recs)
     doc = {"schema": "attncheck-results/1", "generated": "now", "versions": {}, "seeds": {"profile": "quick",
                                                                                           "master": 0},
            "claims": recs}
     page = report_html.paper_page("p", recs, doc, None, tmp_path)
     cards = {r["id"]: page[page.index(f"id='{r['id']}'"):] for r in recs}
-    assert "Unchecked (named in unchecked)" in cards[keyed["id"]].split("</article>")[0]
-    assert "Unchecked (named in a0)" in cards[inline["id"]].split("</article>")[0]
+    assert "Unchecked (1 part: not drawn)" in cards[keyed["id"]].split("</article>")[0]
+    assert "Unchecked (2 parts: beyond the path, out of float range)" in cards[inline["id"]].split("</article>")[0]
     assert "Unchecked" not in cards[plain["id"]].split("</article>")[0]
     assert "Scope: 2 of the 3 HOLDS" in page
     assert "- p: 2 of the 3 HOLDS" in report_md.summary(doc, None)

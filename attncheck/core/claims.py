@@ -14,6 +14,7 @@ from typing import Any
 from hypothesis.strategies import SearchStrategy
 
 from attncheck.core.declarations import Certificate, Ineligible, OwnSpace, Parameters
+from attncheck.core.reading import Reading
 from attncheck.core.space import Space
 
 #: decimal digits tried, in order, for a case float64 cannot decide (a claim may set its own ``dps``)
@@ -105,7 +106,7 @@ class Claim:
     probability: float | Callable | None = None  # a number, or case -> number
     relation: str = ">="
     path: dict[str, list] | None = None  # profile name -> scaling path points
-    interpretation: dict[str, str] = field(default_factory=dict)
+    reading: Reading = field(default_factory=Reading)  # every choice the paper leaves open
     margin: float | None = None
     erratum: Erratum | None = None
     eventually: bool = False  # "for all sufficiently large n": judged at the end of the path
@@ -172,6 +173,8 @@ class Claim:
 def _validate(c: Claim) -> None:
     if not ID_PATTERN.match(c.id):
         raise ValueError(f"claim id {c.id!r} must look like '<paper>/<label>/<part>' in lower case")
+    if not isinstance(c.reading, Reading):
+        raise TypeError(f"claim {c.id}: reading must be an attncheck.Reading, got {type(c.reading).__name__}")
     if c.domain is None and c.space is None:
         raise ValueError(f"claim {c.id}: a domain (Hypothesis strategy) or a space (attncheck.Space) is required")
     if c.domain is not None:
@@ -278,7 +281,7 @@ def claim(
     probability: float | None = None,
     relation: str = ">=",
     path: dict[str, list] | None = None,
-    interpretation: dict[str, str] | None = None,
+    reading: Reading | None = None,
     margin: float | None = None,
     erratum: Erratum | None = None,
     eventually: bool = False,
@@ -315,7 +318,7 @@ def claim(
         c = Claim(
             id=id, kind=Kind(kind), statement=statement, source=source, evaluate=evaluate,
             domain=domain, sample=sample, probability=probability, relation=relation,
-            path=path, interpretation=dict(interpretation or {}), margin=margin, erratum=erratum,
+            path=path, reading=reading or Reading(), margin=margin, erratum=erratum,
             eventually=eventually, certify=cert, space=space, cost=Cost(cost), draws=draws,
             refutable=refutable, across=across, carry_worst=carry_worst,
             dps=None if dps is None else tuple(dps),

@@ -104,7 +104,7 @@ def record(claim: Claim, verdict: Verdict, evidence: dict) -> dict:
         "id": claim.id, "paper": claim.paper, "label": claim.label, "part": claim.part,
         "kind": claim.kind.value, "relation": claim.relation if claim.kind.random else None,
         "statement": claim.statement, "source": claim.source,
-        "interpretation": claim.interpretation, "verdict": verdict.value, "evidence": _jsonable(evidence),
+        "reading": claim.reading.to_json(), "verdict": verdict.value, "evidence": _jsonable(evidence),
         "erratum": claim.erratum.to_json() if claim.erratum else None,
     }
 

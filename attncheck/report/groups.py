@@ -5,7 +5,7 @@ Works on results.json records only, for any number of papers (``record["paper"]`
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 
 from attncheck.report.labels import natural_key
 
@@ -40,20 +40,20 @@ def route_of(cert: dict) -> str:
     return " + ".join(sorted({n for n in names if n}))
 
 
-def unchecked(rec: dict) -> list[tuple[str, str]]:
-    """The interpretation entries that name a part of the claim's admissible domain as unchecked: the entry
-    ``"unchecked"``, and any entry whose text uses the word (DESIGN.md: a part out of reach is named, never
-    dropped silently). A verdict speaks for the rest of the domain only."""
-    return [(k, str(v)) for k, v in rec.get("interpretation", {}).items()
-            if k == "unchecked" or "unchecked" in str(v).lower()]
+def unchecked(rec: dict) -> list[dict]:
+    """The parts of the claim's admissible domain its reading names unchecked ({"part", "reason", "why"}):
+    the verdict speaks for the rest of the domain only."""
+    return rec["reading"]["unchecked"]
 
 
 def scope_text(records: list[dict]) -> str:
-    """How many HOLDS and CERTIFIED claims name parts of their domain as unchecked."""
+    """How many HOLDS and CERTIFIED claims name parts of their domain as unchecked, and for which reasons."""
     held = [r for r in records if r["verdict"] in ("HOLDS", "CERTIFIED")]
-    named = sum(1 for r in held if unchecked(r))
-    return (f"{named} of the {len(held)} HOLDS and CERTIFIED claims name parts of their admissible domain as "
-            "unchecked (each claim's 'Unchecked' line): their verdict covers the rest")
+    named = [r for r in held if unchecked(r)]
+    reasons = Counter(p["reason"] for r in named for p in unchecked(r))
+    why = f" (parts by reason: {', '.join(f'{k} {v}' for k, v in sorted(reasons.items()))})" if reasons else ""
+    return (f"{len(named)} of the {len(held)} HOLDS and CERTIFIED claims name parts of their admissible domain as "
+            f"unchecked{why}: their verdict covers the rest")
 
 
 def certification(records: list[dict]) -> dict[str, int]:
@@ -145,21 +145,6 @@ def errata_families(records: list[dict]) -> OrderedDict[str, dict]:
         fam["notes"] = list(fam["notes"].items())
     return out
 
-#: goel2026's labels (RECOVERED / DERIVED / RECONSTRUCTED / UNKNOWN) and julistiono2024's (CODE / DERIVED /
-#: DERIVED-UNCERTAIN / MISSING); a longer label is matched before its prefix
-PROVENANCE_TAGS = ("RECOVERED", "DERIVED-UNCERTAIN", "DERIVED", "RECONSTRUCTED", "UNKNOWN", "CODE", "MISSING")
-
-
-def provenance(rec: dict) -> tuple[str, str] | None:
-    """(tag, text) of a claim's statement provenance, where its interpretation gives one.
-
-    The tag is one of :data:`PROVENANCE_TAGS`, under a key naming provenance or a tag,
-    or opening any interpretation entry ("RECONSTRUCTED: the formula was lost ...").
-    """
-    interp = rec.get("interpretation", {})
-    keyed = [v for k, v in interp.items() if "provenance" in k.lower() or "tag" in k.lower()]
-    for text in keyed + list(interp.values()):
-        tag = next((t for t in PROVENANCE_TAGS if str(text).upper().startswith(t)), None)
-        if tag:
-            return tag, str(text)
-    return None
+def provenance(rec: dict) -> dict | None:
+    """{"tag", "note"} of a restated statement's provenance (None for a statement as printed)."""
+    return rec["reading"]["provenance"]

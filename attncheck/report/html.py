@@ -152,8 +152,10 @@ def _errata(paper: str, recs: list[dict], out: Path) -> list[str]:
 def _claim(rec: dict, out: Path) -> str:
     ev = rec["evidence"]
     prov = g.provenance(rec)
-    tag = f" <span class='tag' title='{e(prov[1])}'>{e(prov[0])}</span>" if prov else ""
-    interp = "".join(f"<dt>{e(k)}</dt><dd>{e(str(v))}</dd>" for k, v in rec.get("interpretation", {}).items())
+    tag = f" <span class='tag' title='{e(prov['note'])}'>{e(prov['tag'])}</span>" if prov else ""
+    reading = rec["reading"]
+    interp = "".join(f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in reading["notes"].items()) + "".join(
+        f"<dt>{e(k)} (shared)</dt><dd>{e(v)}</dd>" for k, v in reading["shared"].items())
     erratum = ""
     if rec.get("erratum"):
         cid = rec["erratum"]["corrected_id"]
@@ -161,8 +163,10 @@ def _claim(rec: dict, out: Path) -> str:
                    f"{e(rec['erratum']['note'])}</p>")
     reason = f"<p class='ev'>{e(ev['reason'])}</p>" if ev.get("reason") else ""
     parts = g.unchecked(rec)
-    scope = (f"<details class='unchecked'><summary>Unchecked (named in {', '.join(e(k) for k, _ in parts)})</summary>"
-             + "".join(f"<p>{e(k)}: {e(v)}</p>" for k, v in parts) + "</details>") if parts else ""
+    scope = (f"<details class='unchecked'><summary>Unchecked ({len(parts)} part{'s' if len(parts) > 1 else ''}: "
+             f"{', '.join(sorted({e(p['reason']) for p in parts}))})</summary>"
+             + "".join(f"<p>{e(p['part'])} ({e(p['reason'])}{': ' + e(p['why']) if p['why'] else ''})</p>"
+                       for p in parts) + "</details>") if parts else ""
     trace = f"<details><summary>traceback</summary><pre>{e(ev['traceback'])}</pre></details>" \
         if ev.get("traceback") else ""
     return (f"<article class='claim' id='{e(rec['id'])}' data-col='{e(g.column(rec))}' data-kind='{rec['kind']}'>"
@@ -170,8 +174,8 @@ def _claim(rec: dict, out: Path) -> str:
             f"</span>{tag}</h5><p class='src'>{e(rec['source'])}</p><div class='stmt'>{math(rec['statement'])}</div>"
             f"{erratum}<p class='ev'><b>Evidence:</b> {e(key_evidence(rec))}</p>{replicates.html_claim(rec)}"
             f"{scope}{reason}{_counterexample(rec)}{trace}"
-            + (f"<details><summary>Interpretation ({len(rec['interpretation'])} choices)</summary><dl>{interp}</dl>"
-               "</details>" if interp else "")
+            + (f"<details><summary>Reading ({len(reading['notes']) + len(reading['shared'])} choices)</summary>"
+               f"<dl>{interp}</dl></details>" if interp else "")
             + _figure(rec, out) + f"<p class='replay'>Replay: <code>{e(str(ev.get('replay')))}</code></p></article>")
 
 

@@ -120,7 +120,7 @@ def certification_line(cert: dict) -> str:
 
 
 def detail(rec: dict) -> str:
-    """Multi-line explanation of a verdict: statement, erratum, counterexample, interpretation, replay."""
+    """Multi-line explanation of a verdict: statement, erratum, counterexample, reading, replay."""
     ev = rec["evidence"]
     lines = [f"  statement: {rec['statement']}", f"  evidence: {key_evidence(rec)}"]
     if "reason" in ev:
@@ -137,9 +137,14 @@ def detail(rec: dict) -> str:
         lines.append(f"  failing case ({ev['failing_case'].get('found_by', '?')}): {ev['failing_case']['case']}")
     if "traceback" in ev:
         lines.append(ev["traceback"].rstrip())
-    if rec.get("interpretation"):
-        lines.append("  interpretation:")
-        lines += [f"    {k}: {v}" for k, v in rec["interpretation"].items()]
+    reading = rec["reading"]
+    if reading["provenance"]:
+        lines.append(f"  provenance: {reading['provenance']['tag']} {reading['provenance']['note']}".rstrip())
+    if reading["notes"] or reading["shared"]:
+        lines.append("  reading:")
+        lines += [f"    {k}: {v}" for k, v in {**reading["notes"], **reading["shared"]}.items()]
+    lines += [f"  unchecked ({u['reason']}): {u['part']}" + (f"; {u['why']}" if u["why"] else "")
+              for u in reading["unchecked"]]
     lines.append(f"  replay: {ev.get('replay')}")
     return "\n".join(lines)
 

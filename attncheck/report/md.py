@@ -42,7 +42,7 @@ def summary(doc: dict, exps: dict | None) -> str:
               "(symbolic), inequalities by sign factors on arb intervals (symbolic-interval) or by arb balls "
               "(interval); each claim's evidence names its route):", "",
               *(f"- {paper}: {g.certification_text(recs)}" for paper, recs in papers.items()), "",
-              "Scope (a part of a claim's domain out of reach is named unchecked in its interpretation, never "
+              "Scope (a part of a claim's domain out of reach is named unchecked in its reading, never "
               "dropped silently):", "",
               *(f"- {paper}: {g.scope_text(recs)}" for paper, recs in papers.items()), "",
               "## Errata by lemma", ""]

@@ -6,7 +6,7 @@ import numpy as np
 import torch
 from hypothesis import strategies as st
 
-from attncheck import Real, Space, claim, close, le, lt
+from attncheck import Reading, Real, Space, claim, close, le, lt
 from attncheck.papers.bombari2024.models import random_features as rf
 from attncheck.papers.bombari2024.readings import (
     ACTS,
@@ -39,11 +39,11 @@ def _moment(act, beta, xp):
        statement=r"\mathbb{E}_{\rho \sim \mathcal{N}(0, \beta)}[\phi^2(\rho)] = 1 \text{ at the } \beta "
                  r"\text{ used for the deep random features}",
        domain=st.sampled_from(HE_ACTS),
-       interpretation={"beta": "computed by mpmath quadrature and bracketed root finding (he_beta)",
+       reading=Reading(notes={"beta": "computed by mpmath quadrature and bracketed root finding (he_beta)",
                        "check": "the moment at that beta by an independent quadrature (Gauss-Hermite, 240 nodes, "
                                 "float64; mpmath quad on escalation), equal to 1 within 1e-9",
                        "activations": "relu, gelu, softplus (the smooth Lipschitz one); tanh has no solution "
-                                      "(eq-4.3/tanh-no-solution)"})
+                                      "(eq-4.3/tanh-no-solution)"}))
 def he_condition(act, xp):
     return close(_moment(act, rf.he_beta(act), xp), 1.0, rtol=1e-9, xp=xp)
 
@@ -51,7 +51,7 @@ def he_condition(act, xp):
 @claim("bombari2024/eq-4.3/relu-beta-2", kind="identity", cost="normal", source="bombari2024 Section 4, (4.3)",
        statement=r"\phi = \mathrm{ReLU}: \beta = 2 \text{ solves } \mathbb{E}_{\rho \sim \mathcal{N}(0,\beta)}[\phi^2(\rho)] = 1",
        domain=st.just("relu"),
-       interpretation={"check": "the root found numerically equals 2 within 1e-12 (E[relu(rho)^2] = beta / 2)"})
+       reading=Reading(notes={"check": "the root found numerically equals 2 within 1e-12 (E[relu(rho)^2] = beta / 2)"}))
 def relu_beta(act, xp):
     return close(xp.asarray(rf.he_beta(act)), 2.0, rtol=1e-12, xp=xp)
 
@@ -60,9 +60,9 @@ def relu_beta(act, xp):
        source="bombari2024 Section 4, (4.3) and Appendix C ('we require phi to guarantee at least one beta')",
        statement=r"\phi = \tanh: \mathbb{E}_{\rho \sim \mathcal{N}(0, \beta)}[\tanh^2(\rho)] < 1 \text{ for every } \beta > 0",
        space=Space(beta=Real(1e-6, 1e6, log=True)),
-       interpretation={"why": "tanh is Lipschitz, so Theorems 1-2 cover it, but (4.3) has no solution for it: "
+       reading=Reading(notes={"why": "tanh is Lipschitz, so Theorems 1-2 cover it, but (4.3) has no solution for it: "
                               "Theorem 2 / Lemma C.1 exclude tanh through their hypothesis that (4.3) is solvable",
-                       "domain": "beta in [1e-6, 1e6] (log scale), the moment by mpmath quadrature at 30 digits"})
+                       "domain": "beta in [1e-6, 1e6] (log scale), the moment by mpmath quadrature at 30 digits"}))
 def tanh_no_solution(v, xp):
     return lt(float(rf.second_moment("tanh", v["beta"])), 1.0, xp)
 
@@ -89,7 +89,7 @@ B10 = {"probability": PROB, "k": K_RATIO, "X": TOKENS + " (the law of ||phi(X)||
 @claim("bombari2024/eq-b.10/upper", kind="asymptotic", source="bombari2024 Appendix B, (B.10) (and (B.26))",
        statement=r"\|\varphi(X)\|_2 = \Theta(\sqrt{k}) \text{ w.p. } \ge 1 - e^{-c_1 D}: \text{ the } \mathcal{O} \text{ side}",
        domain=lambda n: ws_case(n, (4,), ACTS, RHO), sample=_features_norm, probability=0.5, path=NORM_PATH,
-       cost="normal", draws=64, interpretation=dict(B10, ratio="||phi(X)|| / sqrt(k)"))
+       cost="normal", draws=64, reading=Reading(notes=dict(B10, ratio="||phi(X)|| / sqrt(k)")))
 def b10_upper(case, R, xp):
     return np.asarray(R)
 
@@ -97,7 +97,7 @@ def b10_upper(case, R, xp):
 @claim("bombari2024/eq-b.10/lower", kind="asymptotic", source="bombari2024 Appendix B, (B.10) (and (B.26))",
        statement=r"\|\varphi(X)\|_2 = \Theta(\sqrt{k}) \text{ w.p. } \ge 1 - e^{-c_1 D}: \text{ the } \Omega \text{ side}",
        domain=lambda n: ws_case(n, (4,), ACTS, RHO), sample=_features_norm, probability=0.5, path=NORM_PATH,
-       cost="normal", draws=64, interpretation=dict(B10, ratio="sqrt(k) / ||phi(X)|| (exact: no estimate of a sup)"))
+       cost="normal", draws=64, reading=Reading(notes=dict(B10, ratio="sqrt(k) / ||phi(X)|| (exact: no estimate of a sup)")))
 def b10_lower(case, R, xp):
     return 1.0 / np.asarray(R)
 
@@ -116,7 +116,7 @@ def _op_norms(case, rng, size):
        statement=r"\|V\|_{op} = \mathcal{O}(\sqrt{(D + k)/D}) \text{ w.p. } \ge 1 - e^{-c_1 D}",
        domain=lambda n: ws_case(n, (4,), ("relu",), RHO), sample=_op_norms, probability=0.5, path=B7_PATH,
        cost="expensive", draws=32,
-       interpretation={"probability": PROB, "k": K_RATIO, "d": "d = 4; D = 4n (the law of ||V||_op depends on k "
+       reading=Reading(notes={"probability": PROB, "k": K_RATIO, "d": "d = 4; D = 4n (the law of ||V||_op depends on k "
                        "and D only)", "unchecked": K_OMEGA,
                        "V": "||V||_op drawn from its exact law: the singular values of a k x D Gaussian matrix are "
                             "those of a bidiagonal matrix of chi variables (Silverstein 1985, Dumitriu-Edelman "
@@ -135,7 +135,7 @@ def _op_norms(case, rng, size):
                                 "0.64, so that the rise reads as decelerating. What would decide it: a verdict rule "
                                 "for a constant converging to a finite limit (not in the engine), or the non-asymptotic "
                                 "bound E||V||_op <= (sqrt k + sqrt D) / sqrt D "
-                                "(Gordon), which is a proof, not a check"})
+                                "(Gordon), which is a proof, not a check"}))
 def b7(case, R, xp):
     D = case.n * case.d
     return np.asarray(R) / math.sqrt((D + case.k) / D)
@@ -153,14 +153,14 @@ def _drf_norms(case, rng, size):
        statement=r"|\|\varphi_l(X)\|_2 - \sqrt{k}| \le e^{Cl}\log D \text{ w.p. } \ge 1 - 2L e^{-c\log^2 D}",
        domain=lambda n: ws_case(n, (4,), HE_ACTS, RHO, depths=(1, 2, 3)), sample=_drf_norms, probability=0.5,
        path={"quick": [4, 16, 64, 256], "deep": [4, 16, 64, 256, 1024, 4096, 16384]}, cost="expensive", draws=16,
-       interpretation={"probability": PROB, "k": K_RATIO + "; layers 2..L are k x k", "d": "d = 4; D = 4n",
+       reading=Reading(notes={"probability": PROB, "k": K_RATIO + "; layers 2..L are k x k", "d": "d = 4; D = 4n",
                        "L": "l = L in {1, 2, 3}; e^{Cl} is fixed for fixed l, so the ratio must stay bounded along n",
                        "activation": "relu, gelu, softplus with beta from (4.3) (tanh: no beta exists)",
                        "unchecked": ACTS_HE,
                        "weights": "||phi_L(X)|| drawn from its exact law without the weights (V_1 flat(X) ~ "
                                   "N(0, beta I_k) under Assumption 1, then V_{l+1} phi_l ~ N(0, beta ||phi_l||^2 / k "
                                   "I_k) given phi_l): O(k L) per draw, 16 draws per case, k up to 131072",
-                       "ratio": "|(||phi_L(X)|| - sqrt k)| / log D (exact: a forward pass, no sup)", "X": TOKENS})
+                       "ratio": "|(||phi_L(X)|| - sqrt k)| / log D (exact: a forward pass, no sup)", "X": TOKENS}))
 def lemma_c1(case, R, xp):
     return np.abs(np.asarray(R) - math.sqrt(case.k)) / math.log(case.n * case.d)
 
@@ -172,13 +172,13 @@ def lemma_c1(case, R, xp):
        statement=r"\|[\varphi_{RAF}(X)]_{j:}\|_2 \le \sqrt{d} \ \forall j \quad\text{and}\quad "
                  r"\|\varphi_{RAF}(X)\|_F \le \sqrt{nd}",
        domain=st.tuples(token_case_sizes((1, 12), (1, 12)), st.integers(0, 2**31 - 1), st.floats(0.0, 30.0)),
-       interpretation={"scope": "deterministic in W: every W (Gaussian N(0, 1/d) times a scale in [0, 30], so "
+       reading=Reading(notes={"scope": "deterministic in W: every W (Gaussian N(0, 1/d) times a scale in [0, 30], so "
                                 "nearly one-hot softmax rows are included), n, d in [1, 12]",
                        "check": "the largest row norm <= sqrt(d) (1 + 1e-12), which implies the Frobenius bound",
                        "strength": "every row of phi_RAF(X) = s(X) X is a convex combination (a softmax row) of "
                                    "rows of X of norm sqrt(d) (Assumption 1), so the bound is the triangle "
                                    "inequality: it holds for every W and cannot fail except by rounding; a pass "
-                                   "confirms the arithmetic of (D.59)-(D.60), nothing about the random W"})
+                                   "confirms the arithmetic of (D.59)-(D.60), nothing about the random W"}))
 def d60(case, xp):
     tc, seed, scale = case
     g = generator(seed)

@@ -6,7 +6,7 @@ import mpmath
 import numpy as np
 import torch
 
-from attncheck import Slack, all_of, claim, close, le
+from attncheck import Reading, Slack, all_of, claim, close, le
 from attncheck.papers.bombari2024.data.token_matrices import IID_FAMILIES, iid_samples
 from attncheck.papers.bombari2024.models import context_modification as cm
 from attncheck.papers.bombari2024.models import glm
@@ -58,7 +58,7 @@ def _close_terms(lhs, rhs, terms, xp):
 @claim("bombari2024/eq-6.9/main", kind="identity", source="bombari2024 Section 6, (6.9) (= (B.15))",
        statement=r"f(X^i(\Delta), \theta^*_f) - f(X^i(\Delta), \theta^*) = \frac{\varphi(X^i(\Delta))^\top "
                  r"\varphi(X)}{\|\varphi(X)\|_2^2}(y - f(X, \theta^*))",
-       domain=feature_case(), interpretation=GLM)
+       domain=feature_case(), reading=Reading(notes=GLM))
 def eq_6_9(case, xp):
     a = _glm(case, xp)
     if a is None:
@@ -73,13 +73,13 @@ def eq_6_9(case, xp):
 
 @claim("bombari2024/eq-6.10/main", kind="inequality", source="bombari2024 Section 6, (6.10) (= (B.17))",
        statement=r"\left|\frac{\varphi(X^i(\Delta))^\top\varphi(X)}{\|\varphi(X)\|_2^2} - 1\right| \le \mathcal{S}(X)",
-       domain=feature_case(), interpretation=dict(GLM, check=(
+       domain=feature_case(), reading=Reading(notes=dict(GLM, check=(
            "with S(X) replaced by ||phi(X^i(Delta)) - phi(X)|| / ||phi(X)|| <= S(X) (its definition (3.4)): "
            "a stronger inequality, so a pass implies the stated one; the left side evaluated as "
            "|(phi' - phi)^T phi| / ||phi||^2 (the paper's first step, an identity), exact when phi' = phi. With S(X) "
            "so replaced, the check is Cauchy-Schwarz, |u^T phi| <= ||u|| ||phi|| with u = phi' - phi, on arbitrary "
            "vectors (the generic features drawn here, not phi_RF): it cannot fail except by rounding, so a pass "
-           "confirms the printed step and says nothing about S_RF(X)")))
+           "confirms the printed step and says nothing about S_RF(X)"))))
 def eq_6_10(case, xp):
     Phi, phi, pert, Y, y, theta0 = (xp.asarray(a) if isinstance(a, np.ndarray) else a for a in case.arrays())
     nphi = xp.sqrt(phi @ phi)
@@ -90,7 +90,7 @@ def eq_6_10(case, xp):
 @claim("bombari2024/eq-b.21/main", kind="identity", source="bombari2024 Appendix B, Lemma 4.1 of [12], (B.20)-(B.21)",
        statement=r"f(X^i(\Delta), \theta^*_r) - f(X^i(\Delta), \theta^*) = \mathcal{F}(X, X^i(\Delta))"
                  r"\,(f(X, \theta^*_r) - f(X, \theta^*))",
-       domain=feature_case(), interpretation=GLM)
+       domain=feature_case(), reading=Reading(notes=GLM))
 def eq_b21(case, xp):
     a = _glm(case, xp)
     if a is None:
@@ -113,7 +113,7 @@ def _lambda_min(K, xp):
 
 @claim("bombari2024/eq-b.22/main", kind="inequality", source="bombari2024 Appendix B, (B.22)",
        statement=r"\|P_\Phi^\perp \varphi(X)\|_2^2 \ge \lambda_{\min}(K_r) > 0", domain=feature_case(),
-       interpretation=GLM)
+       reading=Reading(notes=GLM))
 def eq_b22(case, xp):
     a = _glm(case, xp)
     if a is None:
@@ -128,10 +128,10 @@ def eq_b22(case, xp):
 @claim("bombari2024/eq-6.15/main", kind="inequality", source="bombari2024 Section 6, (6.15) (= (B.25))",
        statement=r"|\mathcal{F}_{RF}(X, X^i(\Delta)) - 1| \le \mathcal{S}_{RF}(X)\frac{\|\varphi_{RF}(X)\|_2}"
                  r"{\sqrt{\lambda_{\min}(K_{RF,r})}}",
-       domain=feature_case(), interpretation=dict(GLM, check=(
+       domain=feature_case(), reading=Reading(notes=dict(GLM, check=(
            "with S(X) replaced by ||phi(X^i(Delta)) - phi(X)|| / ||phi(X)|| <= S(X): a stronger inequality; "
            "generic features (the step is Cauchy-Schwarz and (B.22), valid for any feature map); |F - 1| "
-           "evaluated as |(phi' - phi)^T P^perp phi| / ||P^perp phi||^2 (the first line of (B.25))")))
+           "evaluated as |(phi' - phi)^T P^perp phi| / ||P^perp phi||^2 (the first line of (B.25))"))))
 def eq_6_15(case, xp):
     a = _glm(case, xp)
     if a is None:
@@ -218,10 +218,10 @@ FREE_T5 = ("not searched (unchecked as universally quantified inputs): the label
                  r"\ \forall \Delta: \|\Delta\| \le \sqrt d, \forall i, \text{ w.p. } \ge 1 - e^{-cD}",
        domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO), sample=seeds, probability=0.5, path=GEN_PATH,
        cost="expensive", draws=3,
-       interpretation=dict(SETUP, gamma=GAP, side=SEARCH, X="test sample X: " + TOKENS + "; training samples "
+       reading=Reading(notes=dict(SETUP, gamma=GAP, side=SEARCH, X="test sample X: " + TOKENS + "; training samples "
                            "i.i.d. normalized Gaussian or hypercube rows (the theorem assumes nothing on them)",
                            unchecked="; ".join([ACTS_LIPSCHITZ, K_OMEGA, N_UNCHECKED, D_UNCHECKED, I_UNCHECKED,
-                                                FREE_T4])))
+                                                FREE_T4]))))
 def theorem_4(case, S, xp):
     out = []
     for s in S:
@@ -241,9 +241,9 @@ T5 = dict(SETUP, data=("X and the training samples i.i.d. from one mean-zero Lip
                  r"\ \forall \Delta, i, \text{ w.p. } \ge 1 - e^{-c\log^2 N}",
        domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO), sample=seeds, probability=0.5, path=GEN_PATH,
        cost="expensive", draws=3,
-       interpretation=dict(T5, gamma=GAP, side=SEARCH,
+       reading=Reading(notes=dict(T5, gamma=GAP, side=SEARCH,
                            unchecked="; ".join([ACTS_NONLINEAR, K_OMEGA, N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED,
-                                                I_UNCHECKED, FREE_T5])))
+                                                I_UNCHECKED, FREE_T5]))))
 def theorem_5(case, S, xp):
     out = []
     for s in S:
@@ -257,8 +257,8 @@ def theorem_5(case, S, xp):
        statement=r"\lambda_{\min}(K_r) = \Omega(k) \text{ w.p. } \ge 1 - e^{-c\log^2 N}",
        domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO), sample=seeds, probability=0.5, path=GEN_PATH,
        cost="expensive", draws=3,
-       interpretation=dict(T5, ratio="k / lambda_min(K_r) (exact eigenvalue)",
-                           unchecked="; ".join([ACTS_NONLINEAR, K_B2, N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED])))
+       reading=Reading(notes=dict(T5, ratio="k / lambda_min(K_r) (exact eigenvalue)",
+                           unchecked="; ".join([ACTS_NONLINEAR, K_B2, N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED]))))
 def lemma_b2(case, S, xp):
     return np.array([case.k / glm.lambda_min(_task(case, s, iid_x=True)[0].Kr) for s in S])
 
@@ -267,11 +267,11 @@ def lemma_b2(case, S, xp):
        statement=r"|\mathcal{F}(X, X^i(\Delta)) - 1| = \mathcal{O}(1/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 N}",
        domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO), sample=seeds, probability=0.5, path=GEN_PATH,
        cost="expensive", draws=3,
-       interpretation=dict(T5, ratio="sqrt(n) * sup_Delta |F(X, X^i(Delta)) - 1|",
+       reading=Reading(notes=dict(T5, ratio="sqrt(n) * sup_Delta |F(X, X^i(Delta)) - 1|",
                            side=f"LOWER side of the sup over Delta (gradient ascent of (F - 1)^2, {SEARCH_TOKENS} "
                                 "tokens): it can refute this O(.) claim, never confirm it beyond the sizes reached",
                            unchecked="; ".join([ACTS_NONLINEAR, K_OMEGA, N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED,
-                                                I_UNCHECKED])))
+                                                I_UNCHECKED]))))
 def lemma_b3(case, S, xp):
     out = []
     for s in S:

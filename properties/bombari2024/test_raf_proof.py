@@ -18,7 +18,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck import all_of, claim, close, ge, le
+from attncheck import Reading, all_of, claim, close, ge, le
 from attncheck.papers.bombari2024.models import raf_witness as rw
 from attncheck.papers.bombari2024.readings import DRAWS, PROB, TOKENS, seeds
 from attncheck.papers.bombari2024.strategies.token_matrices import token_case
@@ -55,12 +55,12 @@ def _regime_case():
        statement=r"\exists \delta^*_1, \delta^*_2: \|\delta^*_k\|_2 \le \sqrt d,\ \|\delta^*_1 - \delta^*_2\|_2 = \sqrt d,"
                  r"\ x_i^\top\delta^*_k > 0,\ x_i^\top\delta^*_k = \Omega(\sqrt d \log^2 d) \text{ for } \Omega(n) \text{ indices}",
        domain=_regime_case(),
-       interpretation={"regime": REGIME, "fraction": FRACTION, "witness": WITNESS,
+       reading=Reading(notes={"regime": REGIME, "fraction": FRACTION, "witness": WITNESS,
                        "constants": "the proof's: x_i^T delta*_k >= 0.05 d / sqrt(n) >= 0.005 sqrt(d) log^2 d "
                                     "(d / sqrt n >= sqrt(d) log^2 d / 10 in the regime)",
                        "check": "||delta*_k|| <= sqrt(d) (1 + 1e-12), ||delta*_1 - delta*_2|| = sqrt(d) (rtol 1e-9), "
                                 "and min_k x_i^T delta*_k >= 0.005 sqrt(d) log^2 d (> 0) for ceil(n / 4) indices",
-                       "X": TOKENS + "; d in [24, 256], n in [1, n_max(d)]"})
+                       "X": TOKENS + "; d in [24, 256], n in [1, n_max(d)]"}))
 def lemma_d2(case, xp):
     tc, seed = case
     X = tc.X
@@ -128,7 +128,7 @@ def _separation(Deltas, d):
                  r"\|\Delta^*_1 - \Delta^*_2\| = \Omega(\sqrt d),\ \sigma(\Delta^*_k)_i = \Omega(\log^2 d) "
                  r"\text{ for } \Omega(n) \text{ indices}",
        domain=_case, sample=seeds, probability=0.5, path=BOUNDARY, draws=3,
-       interpretation=dict(COMMON, ratio="implied constant max(sqrt(d) / ||Delta*_1 - Delta*_2||, log^2 d / q) with "
+       reading=Reading(notes=dict(COMMON, ratio="implied constant max(sqrt(d) / ||Delta*_1 - Delta*_2||, log^2 d / q) with "
                                          "q the ceil(n/4)-th largest of min_k sigma(Delta*_k)_i (infinite, an ERROR, if q <= "
                                          "0: the witness failed)",
                            trend="at the boundary n = n_max(d) every pair gives q proportional to sqrt(d / n) = "
@@ -137,7 +137,7 @@ def _separation(Deltas, d):
                                  "d = 32, 128, 512, 2048 on normalized Gaussian rows); a bounded constant whose "
                                  "finite-size slope has no fixed sign (with the proof's pair alone: C* max 16.9, slope "
                                  "-0.24, HOLDS in quick). What would decide it: a verdict rule for a constant converging "
-                                 "to a finite limit (not in the engine)"))
+                                 "to a finite limit (not in the engine)")))
 def lemma_d3(case, S, xp):
     out = []
     for s in S:
@@ -157,7 +157,7 @@ def lemma_d3(case, S, xp):
        statement=r"\forall i\ \text{w.p.} \ge 1 - e^{-c\log^2 d}\ \exists \Delta^*_{1,2}: (D.39),\ "
                  r"\|[s(X^i(\Delta^*_k))]_{j:}^\top - e_i\|_2 = o(1/\sqrt d) \text{ for } \Omega(n) \text{ indices } j",
        domain=_case, sample=seeds, probability=0.5, path=BOUNDARY, draws=3,
-       interpretation=dict(COMMON, ratio="implied constant max(sqrt(d) / ||Delta*_1 - Delta*_2||, sqrt(d) r) with r "
+       reading=Reading(notes=dict(COMMON, ratio="implied constant max(sqrt(d) / ||Delta*_1 - Delta*_2||, sqrt(d) r) with r "
                                          "the ceil(n/4)-th smallest of max_k ||[s(X^i(Delta*_k))]_j - e_i|| over j",
                            little_o="o(1/sqrt d) needs sqrt(d) r -> 0; the engine judges the implied constant's "
                                     "trend, so a bounded constant is reported as HOLDS of the O(1/sqrt d) part only: "
@@ -169,7 +169,7 @@ def lemma_d3(case, S, xp):
                                     "hundreds; main's INCONCLUSIVE (C* 19.5) came from that witness",
                            unchecked="the little-o of (D.40)-(D.41): sqrt(d) r -> 0 is not judged, and the ratio "
                                      "cannot show it (its separation term is >= 1/2, as ||Delta*_k|| <= sqrt d, so "
-                                     "the ratio never tends to 0); the verdict applies to the O(1/sqrt d) part only"))
+                                     "the ratio never tends to 0); the verdict applies to the O(1/sqrt d) part only")))
 def lemma_d4(case, S, xp):
     out = []
     for s in S:
@@ -188,10 +188,10 @@ def lemma_d4(case, S, xp):
        statement=r"\forall i\ \text{w.p.} \ge 1 - e^{-c\log^2 d}\ \exists \Delta^*, \|\Delta^*\| \le \sqrt d: "
                  r"\|\varphi_{RAF}(X) - \varphi_{RAF}(X^i(\Delta^*))\|_F = \Omega(\sqrt{dn})",
        domain=_case, sample=seeds, probability=0.5, path=BOUNDARY, draws=3,
-       interpretation=dict(COMMON, ratio="implied constant sqrt(dn) / max_k ||phi_RAF(X) - phi_RAF(X^i(Delta*_k))||_F "
+       reading=Reading(notes=dict(COMMON, ratio="implied constant sqrt(dn) / max_k ||phi_RAF(X) - phi_RAF(X^i(Delta*_k))||_F "
                                          "(Delta* the best of all 8 candidates: both Delta*_k of each of the four "
                                          "pairs; the proof's contradiction argument shows one of its own two "
-                                         "suffices)"))
+                                         "suffices)")))
 def lemma_d5(case, S, xp):
     out = []
     for s in S:

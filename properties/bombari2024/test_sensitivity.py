@@ -12,7 +12,7 @@ import numpy as np
 import torch
 from hypothesis import strategies as st
 
-from attncheck import claim, ge, le
+from attncheck import Reading, claim, ge, le
 from attncheck.numeric.devices import torch_device
 from attncheck.papers.bombari2024.models import raf_witness as rw
 from attncheck.papers.bombari2024.models import random_features as rf
@@ -94,7 +94,7 @@ RF_COMMON = {"probability": PROB, "draws": DRAWS, "k": K_RATIO, "X": TOKENS,
                  r"(\phi \text{ Lipschitz}, \not\equiv 0, k = \Omega(D), \text{Assumption 1})",
        domain=lambda n: ws_case(n, rf_ds(n), ACTS, RHO), sample=seeds, probability=0.5, path=RF_PATH,
        cost="expensive", draws=3,
-       interpretation=dict(RF_COMMON, side=LOWER, ratio="implied constant sqrt(n) * S_lower(X)"))
+       reading=Reading(notes=dict(RF_COMMON, side=LOWER, ratio="implied constant sqrt(n) * S_lower(X)")))
 def theorem_1(case, S, xp):
     return np.array([_rf(case, s).lower * math.sqrt(case.n) for s in S])
 
@@ -104,8 +104,8 @@ def theorem_1(case, S, xp):
        statement=r"\mathcal{S}_{RF}(X) = \mathcal{O}(1/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-cD} \text{ over } V",
        domain=lambda n: ws_case(n, rf_ds(n), ACTS, RHO), sample=seeds, probability=0.5, path=RF_PATH,
        cost="expensive", draws=3,
-       interpretation=dict(RF_COMMON, side=UPPER, ratio="implied constant sqrt(n) * S_upper(X), the certified "
-                           "bound over every token i; with theorem-1/main this brackets S_RF sqrt(n)"))
+       reading=Reading(notes=dict(RF_COMMON, side=UPPER, ratio="implied constant sqrt(n) * S_upper(X), the certified "
+                           "bound over every token i; with theorem-1/main this brackets S_RF sqrt(n)")))
 def theorem_1_upper(case, S, xp):
     return np.array([_rf(case, s, lower=False, upper=True).upper * math.sqrt(case.n) for s in S])
 
@@ -115,8 +115,8 @@ def theorem_1_upper(case, S, xp):
                  r"\|\Delta\|_2 \le \sqrt{d}, \text{ w.p. } \ge 1 - e^{-cD}",
        domain=lambda n: ws_case(n, rf_ds(n), ACTS, RHO), sample=seeds, probability=0.5, path=RF_PATH,
        cost="expensive", draws=3,
-       interpretation=dict(RF_COMMON, side=LOWER.replace("S is estimated", "the numerator sup is estimated"),
-                           ratio="implied constant sup_Delta ||phi(X^i(Delta)) - phi(X)|| / sqrt(k / n)"))
+       reading=Reading(notes=dict(RF_COMMON, side=LOWER.replace("S is estimated", "the numerator sup is estimated"),
+                           ratio="implied constant sup_Delta ||phi(X^i(Delta)) - phi(X)|| / sqrt(k / n)")))
 def lemma_b1(case, S, xp):
     out = []
     for s in S:
@@ -134,11 +134,11 @@ def _dense_chain_case():
        source="bombari2024 Appendix B, proof of Lemma B.1, (B.8) first three steps",
        statement=r"\|\phi(V\,\mathrm{flat}(X^i(\Delta))) - \phi(V\,\mathrm{flat}(X))\|_2 \le M \|V\|_{op} \|\Delta\|_2",
        domain=_dense_chain_case(),
-       interpretation={"scope": "deterministic in V: every V (Gaussian N(0, 1/D) drawn by seed), every k in [1, 40], "
+       reading=Reading(notes={"scope": "deterministic in V: every V (Gaussian N(0, 1/D) drawn by seed), every k in [1, 40], "
                                 "every token i, Delta anywhere in the sqrt(d) ball (radius fraction drawn, 1 "
                                 "included); dense V, n <= 6, d <= 5",
                        "M": "the Lipschitz constant of phi (1 for relu, tanh, softplus; 1.1289 for gelu)",
-                       "unchecked": ACTS_LIPSCHITZ})
+                       "unchecked": ACTS_LIPSCHITZ}))
 def lemma_b1_chain(case, xp):
     tc, act, k, seed, frac = case
     g = generator(seed)
@@ -166,11 +166,11 @@ def _ms(n):
                  r"\text{ w.p. } \ge 1 - e^{-cD}",
        domain=lambda n: ws_case(n, rf_ds(n), ACTS, RHO, ms=_ms(n)), sample=seeds, probability=0.5, path=RF_PATH,
        cost="expensive", draws=3,
-       interpretation=dict(RF_COMMON, side=LOWER, ratio="implied constant sqrt(n / m) * S^(m)_lower(X)",
+       reading=Reading(notes=dict(RF_COMMON, side=LOWER, ratio="implied constant sqrt(n / m) * S^(m)_lower(X)",
                            m="m in {1, ceil(sqrt n), ceil(n / 4), n} (the proof's bound holds for every m; m = o(n) "
                              "makes it o(1); m = Theta(n) is the 'constant fraction' of the remark)",
                            tokens="one random set of m distinct tokens per draw, each row of Delta in its own "
-                                  "sqrt(d) ball (B.11)-(B.13)"))
+                                  "sqrt(d) ball (B.11)-(B.13)")))
 def remark_4_1(case, S, xp):
     return np.array([_rf(case, s, m=case.m).lower * math.sqrt(case.n / case.m) for s in S])
 
@@ -199,8 +199,8 @@ DRF_PROB = (PROB + ". At d = 1 (drawn wherever n >= 64; the only d at n = 256) t
        statement=r"\mathcal{S}_{DRF} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
        domain=lambda n: ws_case(n, rf_ds(n, DRF_D_MAX), HE_ACTS, RHO, depths=(1, 2, 3)), sample=seeds, probability=0.5,
        path=DRF_PATH, cost="expensive", draws=3,
-       interpretation=dict(DRF_COMMON, probability=DRF_PROB, side=LOWER,
-                           ratio="implied constant sqrt(n) * S_DRF,lower(X)"))
+       reading=Reading(notes=dict(DRF_COMMON, probability=DRF_PROB, side=LOWER,
+                           ratio="implied constant sqrt(n) * S_DRF,lower(X)")))
 def theorem_2(case, S, xp):
     return np.array([_rf(case, s, depth=case.depth).lower * math.sqrt(case.n) for s in S])
 
@@ -210,9 +210,9 @@ def theorem_2(case, S, xp):
        statement=r"\mathcal{S}_{DRF} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
        domain=lambda n: ws_case(n, rf_ds(n, DRF_D_MAX), HE_ACTS, RHO, depths=(1, 2, 3)), sample=seeds, probability=0.5,
        path=DRF_PATH, cost="expensive", draws=3,
-       interpretation=dict(DRF_COMMON, probability=DRF_PROB,
+       reading=Reading(notes=dict(DRF_COMMON, probability=DRF_PROB,
                            side=UPPER.replace("M ||V_i||_op", "M^L ||V_1,i||_op prod_l ||V_l||_op"),
-                           ratio="implied constant sqrt(n) * S_DRF,upper(X), certified over every token i"))
+                           ratio="implied constant sqrt(n) * S_DRF,upper(X), certified over every token i")))
 def theorem_2_upper(case, S, xp):
     return np.array([_rf(case, s, depth=case.depth, lower=False, upper=True).upper * math.sqrt(case.n) for s in S])
 
@@ -222,9 +222,9 @@ def theorem_2_upper(case, S, xp):
                  r"\|\Delta\|_2 \le \sqrt{d}, \text{ w.p. } \ge 1 - 2L e^{-ck}",
        domain=lambda n: ws_case(n, rf_ds(n, DRF_D_MAX), HE_ACTS, RHO, depths=(1, 2, 3)), sample=seeds, probability=0.5,
        path=DRF_PATH, cost="expensive", draws=3,
-       interpretation=dict(DRF_COMMON, side=LOWER.replace("S is estimated", "the sup over Delta is estimated"),
+       reading=Reading(notes=dict(DRF_COMMON, side=LOWER.replace("S is estimated", "the sup over Delta is estimated"),
                            ratio="implied constant sup_Delta ||phi_L(X^i(Delta)) - phi_L(X)|| / sqrt(d) (e^{CL} "
-                                 "fixed for fixed L: it must stay bounded along n)"))
+                                 "fixed for fixed L: it must stay bounded along n)")))
 def lemma_c2(case, S, xp):
     out = []
     for s in S:
@@ -252,7 +252,7 @@ def _drf_point(p):
        source="bombari2024 Section 4, Theorem 2, (4.4), against L (Figure 2, L in {2, 4, 8})",
        statement=r"\mathcal{S}_{DRF} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
        domain=_drf_point, sample=seeds, probability=0.5, path=DRF_L_PATH, cost="expensive", draws=3,
-       interpretation=dict(DRF_L, side=LOWER, ratio="implied constant sqrt(n) * S_DRF,lower(X) at (n, L)"))
+       reading=Reading(notes=dict(DRF_L, side=LOWER, ratio="implied constant sqrt(n) * S_DRF,lower(X) at (n, L)")))
 def theorem_2_depth(case, S, xp):
     return np.array([_rf(case, s, depth=case.depth).lower * math.sqrt(case.n) for s in S])
 
@@ -261,8 +261,8 @@ def theorem_2_depth(case, S, xp):
        source="bombari2024 Section 4, Theorem 2, (4.4), against L, via the Lemma C.2 chain (C.18)",
        statement=r"\mathcal{S}_{DRF} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
        domain=_drf_point, sample=seeds, probability=0.5, path=DRF_L_PATH, cost="expensive", draws=3,
-       interpretation=dict(DRF_L, side=UPPER.replace("M ||V_i||_op", "M^L ||V_1,i||_op prod_l ||V_l||_op"),
-                           ratio="implied constant sqrt(n) * S_DRF,upper(X) at (n, L), certified over every token i"))
+       reading=Reading(notes=dict(DRF_L, side=UPPER.replace("M ||V_i||_op", "M^L ||V_1,i||_op prod_l ||V_l||_op"),
+                           ratio="implied constant sqrt(n) * S_DRF,upper(X) at (n, L), certified over every token i")))
 def theorem_2_depth_upper(case, S, xp):
     return np.array([_rf(case, s, depth=case.depth, lower=False, upper=True).upper * math.sqrt(case.n) for s in S])
 
@@ -301,8 +301,8 @@ RAF_COMMON = {"probability": PROB, "draws": DRAWS, "regime": RAF_REGIME, "X": TO
        statement=r"\mathcal{S}_{RAF}(X) = \Omega(1) \text{ w.p. } \ge 1 - e^{-c\log^2 d} \text{ over } W "
                  r"(d/\log^4 d = \Omega(n), \text{Assumption 1})",
        domain=_raf_case, sample=seeds, probability=0.5, path=RAF_PATH, cost="expensive", draws=3,
-       interpretation=dict(RAF_COMMON, ratio="implied constant 1 / S_RAF,lower(X) (bounded iff S_RAF stays bounded "
-                                             "below)"))
+       reading=Reading(notes=dict(RAF_COMMON, ratio="implied constant 1 / S_RAF,lower(X) (bounded iff S_RAF stays bounded "
+                                             "below)")))
 def theorem_3(case, S, xp):
     return np.array([1.0 / _attention(case, s, "raf").lower for s in S])
 
@@ -312,11 +312,11 @@ def theorem_3(case, S, xp):
        statement=r"\forall i \in [n]\ \exists \Delta^*, \|\Delta^*\| \le \sqrt d: \|\varphi_{RAF}(X^i(\Delta^*)) - "
                  r"\varphi_{RAF}(X)\| / \|\varphi_{RAF}(X)\| = \Omega(1)",
        domain=_raf_case, sample=seeds, probability=0.5, path=RAF_PATH, cost="expensive", draws=3,
-       interpretation=dict(RAF_COMMON, ratio="implied constant 1 / min_i S_RAF,lower,i(X) over the tokens tried",
+       reading=Reading(notes=dict(RAF_COMMON, ratio="implied constant 1 / min_i S_RAF,lower,i(X) over the tokens tried",
                            tokens=f"i in {{0, n - 1}} only: random_tokens(n, {RAF_TOKENS}) returns exactly these two "
                                   "for n >= 3 (every path n is >= 4); the min is over these two, not over [n]",
                            unchecked=RAF_UNCHECKED + "; the indices i in [1, n - 2] of 'for any index i in [n]': "
-                                     "not drawn (the claim is checked for i in {0, n - 1})"))
+                                     "not drawn (the claim is checked for i in {0, n - 1})")))
 def theorem_3_every(case, S, xp):
     return np.array([1.0 / float(_attention(case, s, "raf").per_group.min()) for s in S])
 
@@ -325,11 +325,11 @@ def theorem_3_every(case, S, xp):
        statement=r"\text{Theorem 3 holds for } \varphi_{QKV}(X) = \mathrm{softmax}(X W_Q^\top W_K X^\top/\sqrt{d'}) "
                  r"X W_V^\top \text{ with independent Gaussian } W_Q, W_K, W_V",
        domain=_raf_case, sample=seeds, probability=0.5, path=RAF_PATH, cost="expensive", draws=3,
-       interpretation=dict(RAF_COMMON, ratio="implied constant 1 / S_QKV,lower(X)",
+       reading=Reading(notes=dict(RAF_COMMON, ratio="implied constant 1 / S_QKV,lower(X)",
                            weights="d' = d; W_Q, W_K, W_V entries i.i.d. N(0, 1/d), so the scores have unit variance "
                                    "as in (3.3)",
                            unchecked=RAF_UNCHECKED + "; d' != d: (3.2) admits W_Q, W_K, W_V in R^{d' x d} for any "
-                                     "d', only d' = d is drawn; and entry variances other than 1/d: not drawn"))
+                                     "d', only d' = d is drawn; and entry variances other than 1/d: not drawn")))
 def remark_5_1(case, S, xp):
     return np.array([1.0 / _attention(case, s, "qkv").lower for s in S])
 
@@ -341,7 +341,7 @@ def remark_5_1(case, S, xp):
        statement=r"\exists \delta^*: \|\delta^*\|_2 \le \sqrt{d},\ (x_i^\top\delta^*)^2 = \Omega(d^2/n) "
                  r"\text{ for at least } \Omega(n) \text{ indices}",
        domain=st.tuples(token_case_sizes((1, 24), (1, 24)), st.integers(0, 2**31 - 1)),
-       interpretation={"constants": "the proof's: (x_i^T delta*)^2 >= 0.01 d^2 / n for more than n/2 indices",
+       reading=Reading(notes={"constants": "the proof's: (x_i^T delta*)^2 >= 0.01 d^2 / n for more than n/2 indices",
                        "fraction": "Omega(n) indices read here as at least floor(n/2) + 1 (more than n/2: the count "
                                    "whose negation (D.12) the proof refutes). The raf_proof claims (Lemmas D.2-D.5) "
                                    "read the same phrase as at least ceil(n/4) (this count halved by the sign choice "
@@ -349,7 +349,7 @@ def remark_5_1(case, S, xp):
                        "witness": "delta* searched among 64 draws of the proof's random construction (D.8); a witness "
                                   "found proves the claim for this X; none found would be INCONCLUSIVE "
                                   "(refutable=False: an existence claim is not refuted by a failed search)",
-                       "X": TOKENS + "; n, d in [1, 24] (n > d and rank-deficient X included)"})
+                       "X": TOKENS + "; n, d in [1, 24] (n > d and rank-deficient X included)"}))
 def lemma_d1(case, xp):
     tc, seed = case
     X = tc.X
@@ -367,11 +367,11 @@ def lemma_d1(case, xp):
        domain=st.tuples(token_case_sizes((1, 24), (1, 24)), st.integers(0, 23)),
        sample=lambda c, rng, size: rw.sphere(rng, size, rw.row_space(c[0].X).shape[1]),
        probability=0.5,
-       interpretation={"what": "the step the contradiction of the proof establishes: (D.17)-(D.18) show "
+       reading=Reading(notes={"what": "the step the contradiction of the proof establishes: (D.17)-(D.18) show "
                                "Pr[(Z_i^eps)^2 <= 0.01 d^2/n] < 0.14 / 0.75 < 1/2 for every i",
                        "checked as": "Pr >= 1/2 by the exact sequential test (the claimed '> 1/2' is at least as "
                                      "strong; the proof's bound is about 0.81)",
-                       "i": "the token index i = j mod n for j drawn in [0, 23]", "X": TOKENS})
+                       "i": "the token index i = j mod n for j drawn in [0, 23]", "X": TOKENS}))
 def lemma_d1_step(case, E, xp):
     tc, j = case
     X = tc.X

@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from attncheck import F64, Erratum, Slack, claim, close, ge, le, lt
+from attncheck import F64, Erratum, Reading, Slack, claim, close, ge, le, lt
 from attncheck.papers.deng2023.certification import INDEX_COUNTS, MANY_ENTRIES, THRESHOLD
 from attncheck.papers.deng2023.certification import section_e as section_e_cases
 from attncheck.papers.deng2023.models import attention as dense
@@ -110,11 +110,11 @@ def _general_claim(cid, statement, source, compare, domain=None, extra=None):
 
     @claim(cid, kind="identity", source=source, statement=statement,
            domain=attention_inputs(2.0, 1.0) if domain is None else domain,
-           interpretation=dict({"inputs": GENERAL, "vec": VEC, "tensor form": TENSOR,
+           reading=Reading(notes=dict({"inputs": GENERAL, "vec": VEC, "tensor form": TENSOR,
                                 "check": "|lhs - rhs| <= 1e-9 (max(|lhs|, |rhs|) + magnitude of the summed terms) "
                                          "+ 2^-1022; float64 is exact to ~1e-13 of it (numpy-only model: float64 "
                                          "only; a case within the float64 margin would be an ERROR, none occurs)"},
-                               **(extra or {})), certify=MANY_ENTRIES)
+                               **(extra or {}))), certify=MANY_ENTRIES)
     def identity(case, xp):
         _f64_only(xp)
         lhs, rhs, mag = compare(case)
@@ -258,11 +258,11 @@ def _threshold_claim(cid, F, c_matrix, domain, source, extra):
     @claim(cid, kind="identity", source=source, domain=domain,
            statement=r"F(A_1, A_2, A_3) = \phi(\sum_{j_0} \sum_l \phi_\tau(\langle c_{j_0}, y_l \rangle)) > 0 "
                      r"\iff \max_{j_0, l} \langle c_{j_0}, y_l \rangle > \tau",
-           interpretation=dict({"inputs": GENERAL + "; y Rademacher in {-1, 1}^{d x m}, m <= 3; tau in [-1, 1]",
+           reading=Reading(notes=dict({"inputs": GENERAL + "; y Rademacher in {-1, 1}^{d x m}, m <= 3; tau in [-1, 1]",
                                 "role": "the reading 'F > 0 iff some <c_{j0}, y_l> exceeds tau' used by Theorem E.4's "
                                         "evaluator and the Section 7.2 experiments",
                                 "check": "the sign of F agrees with the sign of max <c, y> - tau (slack +1 / -1)"},
-                               **extra), certify=THRESHOLD)
+                               **extra)), certify=THRESHOLD)
     def threshold(case, xp):
         _f64_only(xp)
         args = (case.A1, case.A2, case.A3, case.X, case.V)
@@ -290,8 +290,8 @@ def _section_e_claim(cid, statement, source, check, *, kind="inequality", X="ide
 
     @claim(cid, kind=kind, source=source, statement=statement, erratum=erratum, path=SIZES,
            domain=lambda N: self_attention_case(a, "sum_of_squares", X, n_max=N, k_min=k_min),
-           interpretation=dict({"setting": SECTION_E, "QK^T": x_note, "sizes": SIZES_NOTE, "exponents": EXPONENTS,
-                                "log": LOG}, **(extra or {})),
+           reading=Reading(notes=dict({"setting": SECTION_E, "QK^T": x_note, "sizes": SIZES_NOTE, "exponents": EXPONENTS,
+                                "log": LOG}, **(extra or {}))),
            certify=INDEX_COUNTS if "counts" in (extra or {}) else section_e_cases(X, a_range, k_min))
     def section_e(case, xp):
         return check(case, case.classes(), xp)
@@ -614,7 +614,7 @@ E3_B = (0.1, 0.7)
     statement=r"j_0 = j_3: \Pr_\sigma[\langle c_{exp}(\mathsf{A}, x)_{j_0}, \sigma \rangle \ge (c + 0.1)\sqrt{\log n}] "
               r"\ge 1/10",
     domain=lambda N: scaled_case(N, E3_A, E3_B), sample=_signs, probability=0.1, path=SCALED, eventually=True,
-    interpretation=dict(E3_COMMON, sigma="sigma uniform in {-1, 1}^d"),
+    reading=Reading(notes=dict(E3_COMMON, sigma="sigma uniform in {-1, 1}^d")),
 )
 def lemma_e_3_part_1(case, S, xp):
     return ge(_inner(case, S, xp), _tau(case, xp), xp)
@@ -626,11 +626,11 @@ def lemma_e_3_part_1(case, S, xp):
               r"\ge 1 - \delta/\mathrm{poly}(n)",
     domain=lambda N: scaled_case(N, E3_A, E3_B, j0=("same-residue", "other-residue"), with_delta=True),
     sample=_signs, probability=lambda c: 1.0 - c.delta, path=SCALED, eventually=True,
-    interpretation=dict(E3_COMMON, sigma="sigma uniform in {-1, 1}^d",
+    reading=Reading(notes=dict(E3_COMMON, sigma="sigma uniform in {-1, 1}^d",
                         j0="both orbits of j0 != j3: a row of j3's residue and a row of another residue",
                         probability="'1 - delta/poly(n)' read as 1 - delta (poly(n) = 1), the paper's one reading "
                                     "(see the deng2023 module docstrings): delta drawn in [10^-3, 0.1), delta in "
-                                    "(0, 10^-3) unchecked"),
+                                    "(0, 10^-3) unchecked")),
 )
 def lemma_e_3_part_2(case, S, xp):
     return lt(_inner(case, S, xp), _tau(case, xp), xp)
@@ -684,7 +684,7 @@ def _network_sizes(case, S, size):
               r"\text{ w.p. } 1 - \delta/\mathrm{poly}(n)",
     domain=lambda N: scaled_case(N, a_values(1.0), (0.0, 0.2), with_delta=True),
     sample=_columns, probability=lambda c: 1.0 - c.delta, path=SCALED,
-    interpretation={
+    reading=Reading(notes={
         "m": "'m = O(log(n/delta))' with an unspecified constant: the implied constant C*(n) is the (1 - delta)-"
              "quantile of m*/log(n/delta), m* the smallest number of columns of y for which F_exp > 0; "
              "refuted only if C*(n) grows like a power of n along the path",
@@ -702,7 +702,7 @@ def _network_sizes(case, S, size):
         "setting": SECTION_E.replace("Definition D.1's b, c >= 0.1 kept (b in [0.1, sqrt(0.99)])",
                                      "b in (0, 0.2) as stated"), "QK^T": QK_IDENTITY,
         "numerics": ORBITS_NOTE, "path": SCALED_NOTE, "tau": TAU, "log": LOG, "a1": A1_DRAWN,
-    },
+    }),
 )
 def theorem_e_4(case, S, xp):
     return _network_sizes(case, S, len(S) // STREAM) / math.log(case.n / case.delta)

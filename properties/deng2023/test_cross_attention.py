@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck import Erratum, Slack, all_of, claim, close, ge, gt, le, lt
+from attncheck import Erratum, Reading, Slack, all_of, claim, close, ge, gt, le, lt
 from attncheck.core.paths import grid
 from attncheck.papers.deng2023.certification import DENSE, LARGEST_COLUMN, cross
 from attncheck.papers.deng2023.models.class_attention import definition_f1 as cm
@@ -242,7 +242,7 @@ def _entry_claim(cid, source, statement, label, quantity, where, check, notes, e
     ``where`` = [(row condition, key condition), ...]; ``pair`` restricts j2 vs j3 (cross_case)."""
 
     @claim(cid, kind=check.kind, source=source, statement=statement,
-           domain=lambda n: cross_case(n, label, pair=pair), path=SIZES, interpretation=dict(EXACT, **notes),
+           domain=lambda n: cross_case(n, label, pair=pair), path=SIZES, reading=Reading(notes=dict(EXACT, **notes)),
            erratum=erratum, certify=cross(label, pair))
     def entries(case, xp):
         return check.slack(_entries(quantity(case, xp), case, where), check.rhs(case, xp), xp)
@@ -276,7 +276,7 @@ def _column_claim(cid, source, statement, label, c_of, row, columns, numerator, 
     and t * numerator / n for i0 in {2..d} (1/n and t/n, (1+a)/n and (1+a) t/n, ...)."""
 
     @claim(cid, kind="inequality", source=source, statement=statement,
-           domain=lambda n: cross_case(n, label), path=SIZES, interpretation=dict(EXACT, **notes), erratum=erratum,
+           domain=lambda n: cross_case(n, label), path=SIZES, reading=Reading(notes=dict(EXACT, **notes)), erratum=erratum,
            certify=cross(label))
     def column(case, xp):
         shape = case.shape
@@ -308,7 +308,7 @@ def _sign_claim(cid, source, statement, label, c_of, row, event, probability, no
                                         with_delta=probability is WHP,
                                         a0_max=a0_max(pt["beta"]) if a0_max else 0.1),
            path=BETA_PATH, eventually=True, sample=_signs, probability=probability,
-           interpretation=dict(SIGNS, **notes), erratum=erratum)
+           reading=Reading(notes=dict(SIGNS, **notes)), erratum=erratum)
     def signs(case, S, xp):
         return event(cm.inner(c_of(case, xp), 1, S, xp)[..., cm.query_class(case.j0, case.j2)], xp)
 
@@ -347,7 +347,7 @@ def _network_claim(cid, source, statement, label, c_of, want_zero, m_rule, notes
            domain=lambda pt: cross_case(pt["n"], label, beta=st.just(pt["beta"]), a1_max=a1_max, m_rule=m_rule,
                                         a0_max=a0_max(pt["beta"]) if a0_max else 0.1),
            path=BETA_PATH, eventually=True, sample=_weights_y, probability=lambda c: 1.0 - c.delta,
-           interpretation=dict(NETWORK, m=M_ZERO if want_zero else M_POSITIVE, **notes), erratum=erratum)
+           reading=Reading(notes=dict(NETWORK, m=M_ZERO if want_zero else M_POSITIVE, **notes)), erratum=erratum)
     def network(case, Y, xp):
         top = _top(case, c_of, Y, 1, xp)
         return ge(_tau(xp), top, xp) if want_zero else gt(top, _tau(xp), xp)
@@ -371,7 +371,7 @@ def _integer_identity(pairs):
 @claim("deng2023/definition-f.1/a1-ne-a2", kind="inequality", source=_source("Definition F.1", "(first bullet)"),
        statement=r"\{A_1,A_2,A_3\} \in \mathcal{D}_0 \cup \mathcal{D}_1: A_1 \neq A_2",
        domain=lambda n: st.sampled_from([0, 1]).flatmap(lambda label: cross_case(n, label, max_d=1025)),
-       path=SIZES, interpretation=BUILDER, certify=DENSE)
+       path=SIZES, reading=Reading(notes=BUILDER), certify=DENSE)
 def definition_f1_a1_ne_a2(case, xp):
     data = case.params().compressed()
     rows = cm.rows_where(case.n, case.j2, case.j3, lambda j, j2, j3: True)
@@ -384,8 +384,8 @@ def definition_f1_a1_ne_a2(case, xp):
        statement=r"A_2 = A_3, (A_2)_{*,1} = e_{j_3}, (A_2)_{*,2..d} = [I_{d-1}; \dots; I_{d-1}] \text{ with } "
                  r"n = (d-1)t: \text{each column } 2..d \text{ has } t \text{ ones, each row one}",
        domain=lambda n: cross_case(n, 1, max_d=1025), path=SIZES,
-       interpretation=dict(BUILDER, use="the proofs of Lemmas F.7, F.11, F.15 use '(A3 V)_{i0} is t-sparse with "
-                                        "entries in [0, 1]'; the reduced evaluator's incidence (1, t, t) is this"),
+       reading=Reading(notes=dict(BUILDER, use="the proofs of Lemmas F.7, F.11, F.15 use '(A3 V)_{i0} is t-sparse with "
+                                        "entries in [0, 1]'; the reduced evaluator's incidence (1, t, t) is this")),
        certify=DENSE)
 def definition_f1_a2_columns(case, xp):
     data = case.params().compressed()
@@ -473,7 +473,7 @@ def _rest_of_columns(c_row, d):
 
 @claim("deng2023/lemma-f.3/part-1", kind="inequality", source=_source("Lemma F.3", "Part 1"),
        statement=F3 + r"j_0 = j_2, i_0 = 1 \Rightarrow c_{\exp}(\mathsf{A},x)_{j_0,i_0} \ge 1/2",
-       domain=lambda n: cross_case(n, 1), path=SIZES, interpretation=EXACT, certify=cross(1))
+       domain=lambda n: cross_case(n, 1), path=SIZES, reading=Reading(notes=EXACT), certify=cross(1))
 def lemma_f3_part_1(case, xp):
     return ge(_c_exp(case, xp).c[cm.QUERY_J2, cm.FIRST], 0.5, xp)
 
@@ -482,8 +482,8 @@ def lemma_f3_part_1(case, xp):
        statement=F3 + r"j_0 = j_2: \text{there is only one } i_0 \in \{2,\dots,d\} \text{ with } "
                       r"c_{\exp}(\mathsf{A},x)_{j_0,i_0} \ge 1/2",
        domain=lambda n: cross_case(n, 1), path=SIZES,
-       interpretation=dict(EXACT, parts="the first bullet is split: -one is existence (the largest c over "
-                                        "i0 in {2..d} is >= 1/2), -only is uniqueness (every other i0 has c < 1/2)"),
+       reading=Reading(notes=dict(EXACT, parts="the first bullet is split: -one is existence (the largest c over "
+                                        "i0 in {2..d} is >= 1/2), -only is uniqueness (every other i0 has c < 1/2)")),
        certify=LARGEST_COLUMN)
 def lemma_f3_part_2_one(case, xp):
     c = _c_exp(case, xp).c[cm.QUERY_J2]
@@ -497,7 +497,7 @@ TWO_REST = dict(EXACT, rest="'the rest of i0': the columns i0 in {2..d} other th
 @claim("deng2023/lemma-f.3/part-2-only", kind="inequality", source=_source("Lemma F.3", "Part 2, first bullet"),
        statement=F3 + r"j_0 = j_2: \text{there is only one } i_0 \in \{2,\dots,d\} \text{ with } "
                       r"c_{\exp}(\mathsf{A},x)_{j_0,i_0} \ge 1/2 \text{ (uniqueness)}",
-       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, interpretation=TWO_REST, certify=LARGEST_COLUMN)
+       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, reading=Reading(notes=TWO_REST), certify=LARGEST_COLUMN)
 def lemma_f3_part_2_only(case, xp):
     c = _c_exp(case, xp).c[cm.QUERY_J2]
     return lt(c[_rest_of_columns(c, case.shape.d)], 0.5, xp)
@@ -505,7 +505,7 @@ def lemma_f3_part_2_only(case, xp):
 
 @claim("deng2023/lemma-f.3/part-2-rest", kind="inequality", source=_source("Lemma F.3", "Part 2, second bullet"),
        statement=F3 + r"j_0 = j_2: \text{for the rest of } i_0, c_{\exp}(\mathsf{A},x)_{j_0,i_0} \le t/n",
-       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, interpretation=TWO_REST, certify=LARGEST_COLUMN)
+       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, reading=Reading(notes=TWO_REST), certify=LARGEST_COLUMN)
 def lemma_f3_part_2_rest(case, xp):
     c = _c_exp(case, xp).c[cm.QUERY_J2]
     rest = _rest_of_columns(c, case.shape.d)
@@ -871,7 +871,7 @@ def _pair_weights(pair, rng, size):
     domain=lambda pt: pair_case(pt["n"], beta=st.just(pt["beta"]), a1_max=20.0, m_rule=m_large), path=BETA_PATH,
     eventually=True,
     sample=_pair_weights, probability=lambda p: 1.0 - 4.0 * p.delta,
-    interpretation=dict(
+    reading=Reading(notes=dict(
         NETWORK,
         formal="the conjunction of the formal Section F theorems on one network pair: F_exp(A^1) > 0 (F.5), "
                "F_exp(A^0) = 0 (F.9 for D0, its corrected form: the informal theorem separates D0 from D1), "
@@ -884,7 +884,7 @@ def _pair_weights(pair, rng, size):
         m=M_POSITIVE + "; the F = 0 parts fail with probability m e^{-Omega(d)}, negligible at the path's end",
         a1="a1 = O(1) (Theorem F.13): a1 drawn in [1 + 1e-12, 20]",
         conjunction="the four events combine with attncheck.numeric.precision.all_of: each keeps its own "
-                    "strictness, so the conjunction holds exactly when all four events do"),
+                    "strictness, so the conjunction holds exactly when all four events do")),
 )
 def theorem_1_2(pair, Y, xp):
     d0, d1 = pair.d0, pair.d1

@@ -24,7 +24,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck import Erratum, Slack, claim, close, ge, gt, le, lt
+from attncheck import Erratum, Reading, Slack, claim, close, ge, gt, le, lt
 from attncheck.core.paths import grid
 from attncheck.numeric.precision import both
 from attncheck.papers.deng2023.certification import DENSE, grouped
@@ -183,7 +183,7 @@ DEFINITION_READING = {"datasets": D1.format(hi=A1_EXACT) + "; " + D0, "sizes": S
 @claim("deng2023/definition-d.1/columns", kind="identity", source="deng2023 Appendix D.1, Definition D.1",
        statement=r"A_1 = A_2 = A_3;\ A_{*,1} = e_{j_3} a \sqrt{\log n};\ A_{*,2..d-1} = [I_{d-2}; \dots; I_{d-2}]"
                  r" b\sqrt{\log n};\ A_{*,d} = 1_n c\sqrt{\log n};\ n = (d-2)t",
-       domain=_dense_case, path=DEFINITION, interpretation=DEFINITION_READING, certify=DENSE)
+       domain=_dense_case, path=DEFINITION, reading=Reading(notes=DEFINITION_READING), certify=DENSE)
 def definition_columns(case, xp):
     p = case.params
     s = math.sqrt(math.log(p.n))
@@ -199,7 +199,7 @@ def definition_columns(case, xp):
 @claim("deng2023/definition-d.1/row-sums", kind="identity", source="deng2023 Appendix D.1, Definition D.1",
        statement=r"b + c = 1:\ \sum_i (A_1)_{j,i} = (1 + a [j = j_3]) \sqrt{\log n} "
                  r"\text{ (the row sums behind every } QK^\top = 1_{d\times d} \text{ score)}",
-       domain=_dense_case, path=DEFINITION, interpretation=dict(DEFINITION_READING, tolerance=IDENTITY), certify=DENSE)
+       domain=_dense_case, path=DEFINITION, reading=Reading(notes=dict(DEFINITION_READING, tolerance=IDENTITY)), certify=DENSE)
 def definition_row_sums(case, xp):
     p = case.params
     expected = (1.0 + p.a * (np.arange(p.n) == p.j3)) * math.sqrt(math.log(p.n))
@@ -209,7 +209,7 @@ def definition_row_sums(case, xp):
 @claim("deng2023/definition-d.1/type-ii-sparsity", kind="identity", source="deng2023 Appendix D.1, Definition D.1",
        statement=r"n = (d-2)t:\ \text{each of the columns } 2..d-1 \text{ of } A_1 \text{ is } t\text{-sparse and each "
                  r"row has one nonzero there (the sparsity Lemmas D.3, D.7 use)}",
-       domain=_dense_case, path=DEFINITION, interpretation=DEFINITION_READING, certify=DENSE)
+       domain=_dense_case, path=DEFINITION, reading=Reading(notes=DEFINITION_READING), certify=DENSE)
 def definition_type_ii(case, xp):
     p = case.params
     nonzero = p.dense()[0][:, 1:-1] != 0
@@ -236,7 +236,7 @@ def _exact_claim(cid, quantity, conditions, statement, *, label, X, reading, a0_
 
     @claim(cid, kind="identity" if conditions[0][2] == "==" else "inequality", source=_source(cid),
            statement=statement, domain=lambda n: sas.case(n, label, sas.any_width(min_k), a, a0_symbol=a0_symbol),
-           path=EXACT, erratum=erratum, interpretation=reading,
+           path=EXACT, erratum=erratum, reading=Reading(notes=reading),
            certify=grouped(label, min_k, a0_symbol))
     def entries(case, xp):
         g, v = case.grouped, Sym(case, xp)
@@ -487,7 +487,7 @@ def _sign_claim(cid, *, label, attention, j0, event, prefix, reading, probabilit
            statement=_sign_statement(prefix, attention, j0, event, probability[0]),
            domain=lambda pt: sas.sign_case(pt["n"], label, j0, a(pt) if a else None, sas.beta_width(pt["beta"])),
            sample=_sigma,
-           probability=probability[1], path=path, eventually=True, interpretation=reading, erratum=erratum)
+           probability=probability[1], path=path, eventually=True, reading=Reading(notes=reading), erratum=erratum)
     def signs(case, S, xp):
         g = case.grouped
         row = g.query_class(case.params.j3 if case.j0 is None else case.j0)
@@ -576,7 +576,7 @@ def _network_claim(cid, *, label, events, m_rule, statement, reading, erratum=No
            domain=lambda pt: sas.case(pt["n"], label, sas.beta_width(pt["beta"]), a(pt) if a else None,
                                       m_rule=m_rule),
            sample=_columns, probability=lambda c: 1.0 - c.delta, path=BETA_PATH, eventually=True,
-           interpretation=reading, erratum=erratum)
+           reading=Reading(notes=reading), erratum=erratum)
     def network(case, Y, xp):
         g, tau = case.grouped, _tau(case.params, xp)
         return _all([OUTCOMES[want](_top(g, att, Y, xp), tau, xp) for att, want in events], xp)
@@ -685,7 +685,7 @@ def _pair_columns(case, rng, size):
        domain=lambda pt: sas.pair_case(pt["n"], widths=sas.beta_width(pt["beta"]),
                                        a0=sas.a0_below_beta(pt["beta"]), a1=sas.a1_growing(pt["n"])),
        sample=_pair_columns, probability=lambda c: max(0.0, 1.0 - 4.0 * c.delta), path=BETA_PATH, eventually=True,
-       interpretation={
+       reading=Reading(notes={
            "reading": ("the conjunction of the formal theorems it summarizes, on one network and one draw of its "
                        "weights y: D.5 (F_exp > 0 on D_1), D.9 with the D_0 its section and proof intend (F_exp = 0 "
                        "on D_0; see the erratum of theorem-d.9/main), D.13 and D.17 (F_lin = 0 on D_1 and D_0); "
@@ -699,7 +699,7 @@ def _pair_columns(case, rng, size):
            "m": M_NETWORK, "delta": DELTA, "n": EVENTUALLY, "log": LOG,
            "shared y": ("the column groups of the two datasets are aligned (each one's j3-residue column is the "
                         "other's 'own' group) so one draw of y serves both exactly"),
-       })
+       }))
 def theorem_1_1(case, Y, xp):
     g0, g1, perm = sa.aligned_pair(case.d0, case.d1)
     Y1 = Y if perm is None else Y[..., perm]

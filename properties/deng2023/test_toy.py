@@ -11,7 +11,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck import claim, close, ge, gt, lt
+from attncheck import Reading, claim, close, ge, gt, lt
 from attncheck.papers.deng2023.certification import TOY_GENERAL, TOY_SPIKE
 from attncheck.papers.deng2023.models import toy
 from attncheck.papers.deng2023.models.random_signs import rademacher_group_sums
@@ -54,12 +54,12 @@ def _hoeffding_draws(case, rng, size):
     domain=hoeffding_case(),
     sample=_hoeffding_draws,
     probability=lambda c: max(0.0, 1.0 - 2.0 * math.exp(-2.0 * c.t ** 2 / c.width2)),
-    interpretation={
+    reading=Reading(notes={
         "role": "instrument sanity claim: a true theorem the engine must never refute",
         "variables": "groups of i.i.d. two-point variables on {a, b} (the extremal distributions), "
                      "up to 10^6 per group; t = s * sqrt(sum (b_i - a_i)^2) with s in [0.05, 2.5]",
         "checked as": "Pr[|X - E X| < t] >= 1 - bound; a bound >= 1 claims nothing (probability 0)",
-    },
+    }),
 )
 def hoeffding(case, B, xp):
     a, b, k, q = (xp.asarray(v) for v in (case.a, case.b, case.k, case.q))
@@ -82,9 +82,9 @@ def _matrices(lo, hi):
     "deng2023/definition-3.3/normalized", kind="identity", source="deng2023 Section 3.2, Definition 3.3",
     statement=r"\sum_i f_{exp}(A, x)_i = 1",
     domain=_matrices(-100.0, 100.0),
-    interpretation={"inputs": "general A (n x d, n <= 8, d <= 4) and x with entries in [-100, 100], so Ax "
+    reading=Reading(notes={"inputs": "general A (n x d, n <= 8, d <= 4) and x with entries in [-100, 100], so Ax "
                               "reaches +-40000 where exp overflows: f_exp is evaluated in log domain",
-                    "check": "sum to 1 within 1e-9 relative (well above the float64 margin 1e-11)"},
+                    "check": "sum to 1 within 1e-9 relative (well above the float64 margin 1e-11)"}),
     certify=TOY_GENERAL,
 )
 def definition_3_3(case, xp):
@@ -96,9 +96,9 @@ def definition_3_3(case, xp):
     "deng2023/definition-3.2/normalized", kind="identity", source="deng2023 Section 3.2, Definition 3.2",
     statement=r"\sum_i f_{lin}(A, x)_i = 1 \text{ whenever } \alpha_{lin}(A, x) \ne 0",
     domain=_matrices(0.0, 100.0).filter(lambda c: np.sum(c[0] @ c[1]) > 0),
-    interpretation={"inputs": "A, x with entries in [0, 100] and alpha_lin > 0 (f_lin is undefined at "
+    reading=Reading(notes={"inputs": "A, x with entries in [0, 100] and alpha_lin > 0 (f_lin is undefined at "
                               "alpha_lin = 0; signed entries make the sum ill-conditioned, which would test "
-                              "float64 rather than the definition)"},
+                              "float64 rather than the definition)"}),
     certify=TOY_GENERAL,
 )
 def definition_3_2(case, xp):
@@ -116,13 +116,13 @@ def _growth_claim(cid, label, f, bound, statement, proof_rate):
         statement=statement[1],
         domain=lambda n: toy_case(n, label), sample=signs, path=GROWTH,
         probability=lambda c: 1.0 - c.delta,
-        interpretation={
+        reading=Reading(notes={
             "C": "'C > 1 sufficiently large': the implied constant C*(n) = (1 - delta)-quantile of "
                  "|sum_i f_i sigma_i| / bound, maximised over datasets; refuted only if C*(n) grows like a "
                  "power of n along the path",
             "probability": POLY, "delta": DELTA, "log": LOG, "datasets": SCORES,
             "proof": proof_rate,
-        },
+        }),
     )
     def implied(case, S, xp):
         return xp.abs(toy.grouped_inner(f(case.scores, xp), S, xp)) / bound(case)
@@ -157,11 +157,11 @@ D1_COMMON = {"datasets": SCORES + "; the spike 4 log n at one index", "log": LOG
     "deng2023/lemma-4.2/part-2", kind="inequality", source="deng2023 Section 4, Lemma 4.2 Part 2",
     statement=r"A \in D_1: \Pr_\sigma[|\sum_i f_{exp}(A,x)_i \sigma_i| \ge 1/4] \ge 1",
     domain=lambda n: toy_case(n, 1), path=SMALL_TO_HUGE,
-    interpretation=dict(D1_COMMON, probability=(
+    reading=Reading(notes=dict(D1_COMMON, probability=(
         "'Pr >= 1' is a for-all over the 2^n sign vectors (DESIGN: 'with probability 1' is a for all), decided "
         "by the adversarial sigma (+1 at the spike, -1 elsewhere), which attains min_sigma |<f, sigma>| = w - R "
         "whenever the spike weight w outweighs the rest R = 1 - w; a case where it does not is an ERROR, never "
-        "a pass (none occurs on D1: w >= 16/18.7 at n = 2)")),
+        "a pass (none occurs on D1: w >= 16/18.7 at n = 2)"))),
     certify=TOY_SPIKE,
 )
 def lemma_4_2_part_2(case, xp):
@@ -174,8 +174,8 @@ def _sign_claim(suffix, sign, word):
         source="deng2023 Section 4, Lemma 4.2 Part 3",
         statement=rf"A \in D_1: \Pr[\sum_i f_{{exp}}(A,x)_i \sigma_i {word} 0] = 1/2",
         domain=lambda n: toy_case(n, 1), sample=signs, path=SMALL_TO_HUGE,
-        interpretation=dict(D1_COMMON, parts="Part 3 states two equalities; -pos is '> 0', -neg is '< 0'",
-                            probability="equality: refuted when 1/2 leaves the exact two-sided interval"),
+        reading=Reading(notes=dict(D1_COMMON, parts="Part 3 states two equalities; -pos is '> 0', -neg is '< 0'",
+                            probability="equality: refuted when 1/2 leaves the exact two-sided interval")),
     )
     def part_3(case, S, xp):
         return gt(sign * toy.grouped_inner(toy.f_exp_grouped(case.scores, xp), S, xp), 0.0, xp)
@@ -208,7 +208,7 @@ def _network_claim(cid, label, f, want_zero, statement, tau, m_rule, tau_note, m
         cid, kind="probabilistic", source=source, statement=statement,
         domain=lambda n: toy_case(n, label, m_rule=m_rule, tau=tau),
         sample=sign_matrices, probability=lambda c: 1.0 - c.delta, path=SMALL_TO_HUGE, eventually=True,
-        interpretation=dict(NETWORK, tau=tau_note, m=m_note),
+        reading=Reading(notes=dict(NETWORK, tau=tau_note, m=m_note)),
     )
     def network(case, Y, xp):
         top = np.max(toy.grouped_inner(f(case.scores, xp), Y, xp), axis=-1)

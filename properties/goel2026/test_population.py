@@ -13,7 +13,7 @@ random bases; alpha = sigma_d(X)/2, beta = 4 sigma_1(X), rho = sigma_d(X)/(3 sqr
 import numpy as np
 import torch
 
-from attncheck import Choice, Erratum, Real, Space, claim, close, ge, le
+from attncheck import Choice, Erratum, Reading, Real, Space, claim, close, ge, le
 from attncheck.papers.goel2026.data.gaussian_regression import sym_sqrt
 from attncheck.papers.goel2026.models import gaussian_quadrature as gq
 from attncheck.papers.goel2026.models import softmax_regression as sr
@@ -76,7 +76,7 @@ def _lifted(case, xp):
               r"{\mathbb E_{x'}[e^{x^\top Bx'}]}\big\|^2=\tfrac12\|A\Sigma B^\top\Sigma^{1/2}-M\Sigma^{1/2}\|_F^2"
               r"+\tfrac{k\sigma^2}2",
     space=Space(build=_theta_case, **ss.problem_params(d_max=2), a=Real(0.0, 3.0), c=Real(0.0, 2.0)),
-    interpretation={
+    reading=Reading(notes={
         "provenance": "DERIVED (formula agrees with the public quote, RECOVERED); population loss as a ratio of "
                       "expectations RECOVERED in words, noise N(0, sigma^2 I_k) RECONSTRUCTED",
         "inputs": PROBLEMS + "; d <= 2 (nested quadrature); any A with ||A||_op in [0, 3], "
@@ -91,7 +91,7 @@ def _lifted(case, xp):
         "unchecked": "the noise term: both sides add L* = k sigma^2/2 by the same function (sr.optimal_loss), so L* is "
                      "compared with itself (E||eps||^2/2 and the vanishing cross term are not computed); ||A||_op > 3, "
                      "||C||_op > 2 and d >= 3 (nested quadrature) are not drawn; " + BOX,
-    },
+    }),
 )
 def theorem_1_part_1(case, xp):
     p = case.problem
@@ -118,7 +118,7 @@ def _tilt_case(**v):
     "goel2026/theorem-1/part-1-tilt", kind="identity", source=f"{PAPER}, proof of Theorem 1 (1)",
     statement=r"\frac{\mathbb E_{x'}[e^{u^\top x'}x']}{\mathbb E_{x'}[e^{u^\top x'}]}=\Sigma u,\quad x'\sim N(0,\Sigma)",
     space=Space(build=_tilt_case, **ss.problem_params(d_max=3), t=Real(0.0, 10.0)),
-    interpretation={
+    reading=Reading(notes={
         "provenance": "DERIVED (completing the square; the step the proof of Theorem 1 (1) uses with u = B^T x)",
         "inputs": PROBLEMS + "; d <= 3; any u with ||L^T u|| = t in [0, 10] (L L^T = Sigma)",
         "left side": "Gauss-Hermite quadrature, 100 nodes per dimension (exact to rounding up to t = 10, measured: "
@@ -126,7 +126,7 @@ def _tilt_case(**v):
         "check": "element-wise, 1e-9 relative plus 1e-9 (1 + t) ||Sigma||^{1/2} absolute (the scale of x'; "
                  "at t = 0 both sides are 0 up to rounding)",
         "unchecked": "t > 10 (beyond the quadrature's measured range) and d = 4 are not drawn; " + BOX,
-    },
+    }),
 )
 def theorem_1_part_1_tilt(case, xp):
     S = case.problem.Sigma
@@ -150,14 +150,14 @@ def _manifold_case(**v):
               r"L(\theta_R)=L^*,\ R(\theta_R)=0,\ \nabla F(\theta_R)=0",
     space=Space(build=_manifold_case, **ss.problem_params()),
     cost="normal",
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECOVERED structure; manifold formula DERIVED; regularizer R = tr(G Sigma G Sigma)/8 "
                       "RECONSTRUCTED (any positive multiple has the same zero set)",
         "inputs": PROBLEMS + "; R Haar on O(d) (both components)",
         "check": "L - L*, R and every entry of grad F vanish up to 1e-9 relative to the scale of the terms "
                  "they are made of (||X||^2, ||Sigma||^2 ||theta||^4, ...)",
         "unchecked": "d >= 5, " + BOX,
-    },
+    }),
 )
 def theorem_1_part_2(case, xp):
     p = case.problem
@@ -191,7 +191,7 @@ TWO_POINTS = Space(build=_two_points, **ss.problem_params(), flip=Choice([False,
                     "theta_R -> det(Z_0^T Z(theta_R)) / det(Z_0^T Z_0) = det R is continuous on M with values +-1, "
                     "so it is constant on a connected M; two minimisers with opposite determinants refute it. "
                     "Each of the two components {det R = +1}, {det R = -1} is connected (claims file Section 3.1)."),
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECOVERED wording ('smooth connected manifold'); the minima set M = {theta_R} is DERIVED",
         "inputs": PROBLEMS + "; two minimisers theta_{R1}, theta_{R2}, R1 Haar and R2 Haar or (flip > 0) "
                   "with det R2 = -det R1 (flip)",
@@ -199,7 +199,7 @@ TWO_POINTS = Space(build=_two_points, **ss.problem_params(), flip=Choice([False,
                  "being equal at the two points (identity, relative 1e-9); both are verified minimisers "
                  "(Theorem 1 (2))",
         "unchecked": "d >= 5, " + BOX,
-    },
+    }),
 )
 def theorem_1_part_2_connected(case, xp):
     p = case.problem
@@ -215,14 +215,14 @@ def theorem_1_part_2_connected(case, xp):
     statement=r"\mathcal M=\mathcal M_+\cup\mathcal M_-,\ \mathcal M_\pm=\{\theta_R:\det R=\pm1\}\text{ each connected: }"
               r"F(\theta_{R(t)})=F^*\text{ along }R(t)=R_1\exp(t\log(R_1^\top R_2)),\ t\in[0,1]",
     space=Space(build=_two_points, **ss.problem_params(), flip=Choice([False])),
-    interpretation={
+    reading=Reading(notes={
         "provenance": "DERIVED (claims file Section 3.1)",
         "inputs": PROBLEMS + "; R1 Haar, R2 Haar and moved into the component of R1 (first column sign) if needed",
         "check": "the path R(t) = R1 expm(t logm(R1^T R2)) (real skew logarithm, within one component) joins "
                  "R1 to R2 inside O(d), and F(theta_{R(t)}) - F* vanishes (up to 1e-9 relative to ||X||^2) at "
                  "t = 0, 0.1, ..., 1, and R(1) = R2",
         "unchecked": "d >= 5, " + BOX,
-    },
+    }),
 )
 def theorem_1_part_2_connected_corrected(case, xp):
     from scipy.linalg import expm, logm
@@ -252,7 +252,7 @@ def _start_case(**v):
     statement=r"rg\min F=\mathcal M:\ 	ext{a minimisation of }F	ext{ that reaches }F^*	ext{ ends on }\mathcal M",
     space=Space(build=_start_case, **ss.problem_params(d_max=3), scale=Real(0.01, 3.0, log=True)),
     cost="normal",
-    interpretation={
+    reading=Reading(notes={
         "provenance": "DERIVED (claims file 1.10: polar decomposition and SVD uniqueness give argmin F = M; its "
                       "check 'local minimisation of F from random starts should end on M'); R RECONSTRUCTED",
         "inputs": PROBLEMS.replace("{1..4}", "{1, 2, 3}") + "; a Gaussian start Z with ||Z||_F = scale ||Z_0||_F, "
@@ -264,7 +264,7 @@ def _start_case(**v):
                  "that distance <= 1e-6 ||Z_0|| there); an end point above F* (a saddle, or a stalled run) "
                  "is not a global minimiser and is not covered (counted in the case's record as a pass)",
         "unchecked": "starts with scale outside [0.01, 3]; d >= 4, " + BOX,
-    },
+    }),
 )
 def theorem_1_part_2_argmin(case, xp):
     from scipy.optimize import minimize
@@ -332,7 +332,7 @@ CONVEXITY = Space(build=_convexity_case, **ss.problem_params(), a=Real(0.0, 3.0)
                     "nabla_A^2 L = (Sigma B^T Sigma B Sigma) kron I_k is singular when B is (e.g. B = 0), and "
                     "nabla_B^2 L is singular when A Sigma^{1/2} lacks full column rank (claims file Section 3.2); "
                     "the corrected claim gives the exact smallest eigenvalues, positive iff the rank conditions hold"),
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECOVERED wording (a side remark in the proof of Theorem 1); claims file Section 3.2",
         "inputs": PROBLEMS + "; A, B as in theorem-1/part-1, made rank deficient (last singular value 0) when "
                   "rank < 1",
@@ -340,7 +340,7 @@ CONVEXITY = Space(build=_convexity_case, **ss.problem_params(), a=Real(0.0, 3.0)
                  "give exact zeros (a rank-deficient A or B gives a zero only up to rounding, which is not used "
                  "as evidence)",
         "unchecked": "||A||_op > 3, ||C||_op > 2, d >= 5, " + BOX,
-    },
+    }),
 )
 def separate_convexity(case, xp):
     return ge(xp.asarray(min(_hessians(case))), xp.asarray(0.0), xp, strict=True)
@@ -353,14 +353,14 @@ def separate_convexity(case, xp):
               r"\lambda_{\min}(\nabla_B^2L)=\sigma_d(A\Sigma)^2\lambda_{\min}(\Sigma)\ (k\ge d):\ "
               r"\text{strongly convex in }A\text{ iff }B\text{ invertible, in }B\text{ iff }\operatorname{rank}A=d",
     space=CONVEXITY,
-    interpretation={
+    reading=Reading(notes={
         "provenance": "DERIVED here: with E = A Sigma B^T - M, L = tr(E Sigma E^T)/2 has Hessian "
                       "I_k kron (Sigma B^T Sigma B Sigma) in A and (Sigma A^T A Sigma) kron Sigma in B",
         "inputs": "as the stated claim",
         "check": "both smallest eigenvalues (dense autograd Hessians) against the closed forms, absolute 1e-9 of "
                  "the Hessian scale",
         "unchecked": "as the stated claim",
-    },
+    }),
 )
 def separate_convexity_corrected(case, xp):
     p = case.problem
@@ -383,13 +383,13 @@ TUBE_SPACE = Space(build=_tube, **ss.tube_params(r_min=1e-6))
     statement=r"\|\theta-\theta^*\|_\Sigma\le\rho\ \Rightarrow\ \langle\nabla F(\theta),\theta-\theta^*\rangle_F\ge"
               r"\alpha\|\theta-\theta^*\|_\Sigma^2",
     space=TUBE_SPACE,
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECONSTRUCTED: statement form RECOVERED, constants alpha, rho ours (DERIVED sufficient values)",
         "constants": CONSTANTS, "inputs": PROBLEMS + "; " + TUBE,
         "check": "inner product computed in theta coordinates (Frobenius, population gradient of F = L + R in "
                  "closed form), against alpha ||H||_Sigma^2",
         "unchecked": TUBE_UNCHECKED,
-    },
+    }),
 )
 def theorem_1_part_3_convexity(case, xp):
     Z_star, H, X = _lifted(case, xp)
@@ -402,13 +402,13 @@ def theorem_1_part_3_convexity(case, xp):
     statement=r"\|\theta-\theta^*\|_\Sigma\le\rho\ \Rightarrow\ \|\bar\Sigma^{-1}\nabla F(\theta)\Sigma^{-1}\|_\Sigma"
               r"\le\beta\|\theta-\theta^*\|_\Sigma",
     space=TUBE_SPACE,
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECONSTRUCTED: statement form RECOVERED, constants beta, rho ours (DERIVED sufficient values)",
         "constants": CONSTANTS, "inputs": PROBLEMS + "; " + TUBE,
         "check": "||Sigma_bar^{-1} grad F Sigma^{-1}||_Sigma computed as the Sigma-norm of the preconditioned "
                  "gradient (theta coordinates), against beta ||H||_Sigma",
         "unchecked": TUBE_UNCHECKED,
-    },
+    }),
 )
 def theorem_1_part_3_smoothness(case, xp):
     Z_star, H, X = _lifted(case, xp)
@@ -437,14 +437,14 @@ LEMMA1_UNCHECKED = "||H||_Sigma > 10 rho; d >= 5, " + BOX
     statement=r"\theta^*=P_{\mathcal M}(\theta):\ Z(\theta)^\top Z(\theta^*)=\Sigma^{1/2}\theta^\top\bar\Sigma\theta^*"
               r"\Sigma^{1/2}\text{ is symmetric}",
     space=ANY_THETA, cost="normal",
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECONSTRUCTED statement; DERIVED (Procrustes first-order condition)",
         "inputs": PROBLEMS + "; theta = theta_R + H with H normal, ||H||_Sigma up to 10 rho, plus 0.1 rho times a "
                   "standard Gaussian matrix (which has a tangent component): theta is projected afresh by Procrustes",
         "check": "S - S^T = 0 for S = Z(theta)^T Z(P_M(theta)), absolute 1e-9 of ||Z|| ||Z*||",
         "strength": LEMMA1_ALGEBRA,
         "unchecked": LEMMA1_UNCHECKED,
-    },
+    }),
 )
 def lemma_1_part_1(case, xp):
     p = case.problem
@@ -461,13 +461,13 @@ def lemma_1_part_1(case, xp):
     "goel2026/lemma-1/part-1-psd", kind="inequality", source=f"{PAPER}, Lemma 1 (1)",
     statement=r"Z(\theta)^\top Z(\theta^*)\succeq0",
     space=ANY_THETA, cost="normal",
-    interpretation={
+    reading=Reading(notes={
         "provenance": "DERIVED (the claims file: PSD for the exact minimiser, the Procrustes polar factor)",
         "inputs": "as lemma-1/part-1",
         "check": "smallest eigenvalue of the symmetrised S >= -1e-9 ||Z|| ||Z*|| (rounding)",
         "strength": LEMMA1_ALGEBRA,
         "unchecked": LEMMA1_UNCHECKED,
-    },
+    }),
 )
 def lemma_1_part_1_psd(case, xp):
     p = case.problem
@@ -484,14 +484,14 @@ def lemma_1_part_1_psd(case, xp):
     statement=r"\sigma_i(Z(\theta^*))=\sqrt{2\sigma_i(X)}\ \forall i:\ \sigma_d(Z^*)=\sigma_{\min},\ "
               r"\sigma_1(Z^*)=\sigma_{\max}",
     space=ANY_THETA, cost="normal",
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECONSTRUCTED (the paper states inequalities, possibly in theta coordinates; exact form lost); "
                       "DERIVED as an identity in lifted coordinates",
         "inputs": "as lemma-1/part-1, without the added Gaussian matrix (theta = theta_R + H)",
         "check": "singular values of Z(P_M(theta)) against sqrt(2 sigma_i(X)), relative 1e-9 of the largest",
         "strength": LEMMA1_ALGEBRA,
         "unchecked": LEMMA1_UNCHECKED,
-    },
+    }),
 )
 def lemma_1_part_2(case, xp):
     p = case.problem
@@ -504,12 +504,12 @@ def lemma_1_part_2(case, xp):
     "goel2026/lemma-2/main", kind="inequality", source=f"{PAPER}, Lemma 2",
     statement=r"\|\theta-\theta^*\|_\Sigma\le\rho\ \Rightarrow\ F(\theta)-F^*\le\tfrac\beta2\|\theta-\theta^*\|_\Sigma^2",
     space=TUBE_SPACE,
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECONSTRUCTED; DERIVED from (4) (claims file Lemma 2)",
         "constants": CONSTANTS, "inputs": PROBLEMS + "; " + TUBE,
         "check": "F - F* = L - L* + R in closed form against beta/2 ||H||_Sigma^2",
         "unchecked": TUBE_UNCHECKED,
-    },
+    }),
 )
 def lemma_2_main(case, xp):
     Z_star, H, X = _lifted(case, xp)
@@ -525,7 +525,7 @@ LIFT_SPACE = Space(build=_any_theta, **ss.tube_params())
               r"L-L^*=\tfrac12\|UV^\top-X\|_F^2,\ R=\tfrac18\|U^\top U-V^\top V\|_F^2,\ "
               r"\langle\nabla_\theta F,\theta-\theta'\rangle_F=\langle\nabla_ZF,Z-Z'\rangle_F",
     space=LIFT_SPACE, cost="normal",
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECONSTRUCTED (Sigma-norm with Sigma_bar = diag(I_k, Sigma), strong textual support); "
                       "the identities DERIVED. The claims theorem-1/part-3-*, lemma-2 and lemma-4 are evaluated "
                       "in Z coordinates through these identities (exact in any precision there)",
@@ -533,7 +533,7 @@ LIFT_SPACE = Space(build=_any_theta, **ss.tube_params())
         "check": "the four identities, each relative 1e-9 of the largest term (theta coordinates: closed-form "
                  "population gradients; Z coordinates: lifted_excess / lifted_grad with X = M Sigma^{1/2})",
         "unchecked": LEMMA1_UNCHECKED,
-    },
+    }),
 )
 def theorem_1_part_3_lifted(case, xp):
     p = case.problem

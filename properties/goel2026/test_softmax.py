@@ -22,7 +22,7 @@ import numpy as np
 import torch
 from scipy.special import expit
 
-from attncheck import Int, Real, Space, claim, close, ge, le
+from attncheck import Int, Reading, Real, Space, claim, close, ge, le
 from attncheck.papers.goel2026.data.gaussian_regression import sym_sqrt
 from attncheck.papers.goel2026.models import softmax_moments as sm
 from attncheck.papers.goel2026.models import softmax_regression as sr
@@ -136,7 +136,7 @@ def _angular_integral(Q, xp):
     space=Space(build=_lemma7_case, seed=ss.SEED, a=Real(0.0, 8.0), b=Real(0.0, 8.0),
                 gap=Real(1e-15, 1.0, log=True)),
     cost="expensive",
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECONSTRUCTED lemma; the closed form DERIVED (claims file Lemma 7)",
         "reduction": "x = Sigma^{1/2} z: the exponent is z^T Q z with Q = a sym(C) + b C C^T, so the case draws "
                      "C directly (Sigma plays no further role)",
@@ -150,7 +150,7 @@ def _angular_integral(Q, xp):
                      "geometrically at the peak; s by bisection at the working precision)",
         "check": "relative 1e-9",
         "unchecked": LEMMA7_AB,
-    },
+    }),
 )
 def lemma_7_closed_form(case, xp):
     Q = _lemma7_Q(case, xp)
@@ -213,7 +213,7 @@ def _sphere_mean(Q, K, M):
     space=Space(build=_lemma7_case_3d, seed=ss.SEED, a=Real(0.0, 8.0), b=Real(0.0, 8.0),
                 gap=Real(1e-5, 1.0, log=True)),
     cost="expensive",
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECONSTRUCTED lemma; the closed form DERIVED (claims file Lemma 7)",
         "reduction": "as lemma-7/closed-form: z^T Q z with Q = a sym(C) + b C C^T",
         "inputs": "d = 3 (lemma-7/closed-form covers d = 2 up to the boundary): C = s C0, C0 a random 3 x 3 Gaussian "
@@ -230,7 +230,7 @@ def _sphere_mean(Q, K, M):
                      "1e-14 at gap = 1e-2 and 1e-3)",
         "check": "relative 1e-9",
         "unchecked": LEMMA7_AB,
-    },
+    }),
 )
 def lemma_7_closed_form_3d(case, xp):
     Q = case.Q
@@ -260,7 +260,7 @@ def _lemma7_tube(**v):
               r"\tau=\sigma_1(X)^{1/2}+\rho':\ \lambda_{\max}(2a\,\mathrm{sym}(C)+2b\,CC^\top)<1"
               r"\ (\text{so }\mathbb E e^{a x^\top Bx+b x^\top B\Sigma B^\top x}<\infty)",
     space=Space(build=_lemma7_tube, **ss.tube_params(), u=Real(0.0, 1.0), w=Real(0.0, 1.0, open_hi=True)),
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECONSTRUCTED: A3 threshold and (a, b) UNKNOWN; parameterised by (a, b) as the claims file "
                       "asks; the sufficient condition DERIVED from ||C||_op <= sigma_1(X)^{1/2} + dist",
         "inputs": "problems as in theorem-1/part-3 (d <= 4, cond(Sigma) <= 10, sigma_1(X) in [0.01, 10])",
@@ -272,7 +272,7 @@ def _lemma7_tube(**v):
                  "1e-16 relative), so at the exact tie (r = 0, all singular values equal, R with eigenvalue 1, "
                  "w -> 1) lambda_max = w (1 + O(1e-16)) can round above 1 = w + 1e-16; a violation larger than "
                  "1e-12 is still a refutation",
-    },
+    }),
 )
 def lemma_7_main(case, xp):
     p = case.problem
@@ -307,12 +307,12 @@ def _softmax_t(x, B):
     "goel2026/lemma-8/weights", kind="identity", source=f"{PAPER}, Lemma 8",
     statement=r"l\ne i:\ \nabla_{x_l}p_{ij}=p_{ij}(\mathbb 1\{j=l\}-p_{il})\,u,\quad u=B^\top x_i",
     space=KEYS,
-    interpretation={
+    reading=Reading(notes={
         "provenance": "DERIVED (claims file Lemma 8)",
         "inputs": "n in {2..6} keys, the query x_i = x_1 among them (self-term); " + QUERY.split(", d in")[0]
                   .replace("0.5", "3") + "; any d <= 4",
         "check": "every l != i and j against torch autograd (float64), relative 1e-9 of the largest entry",
-    },
+    }),
 )
 def lemma_8_weights(case, xp):
     x = torch.tensor(case.x, requires_grad=True)
@@ -329,9 +329,9 @@ def lemma_8_weights(case, xp):
     "goel2026/lemma-8/mean-jacobian", kind="identity", source=f"{PAPER}, Lemma 8",
     statement=r"l\ne i:\ \partial\mu_i/\partial x_l=p_{il}\,[I+(x_l-\mu_i)u^\top]",
     space=KEYS,
-    interpretation={"provenance": "DERIVED (claims file Lemma 8)", "inputs": "as lemma-8/weights",
+    reading=Reading(notes={"provenance": "DERIVED (claims file Lemma 8)", "inputs": "as lemma-8/weights",
                     "check": "Jacobians d mu_i / d x_l (d x d) for every l != i against torch autograd, "
-                             "relative 1e-9 of the largest entry"},
+                             "relative 1e-9 of the largest entry"}),
 )
 def lemma_8_mean_jacobian(case, xp):
     x = torch.tensor(case.x)
@@ -348,12 +348,12 @@ def lemma_8_mean_jacobian(case, xp):
     statement=r"d_Bp_{ij}=p_{ij}\,x_i^\top(dB)(x_j-\mu_i),\quad d_B\mu_i=C_i(dB)^\top x_i,\quad "
               r"C_i=\sum_jp_{ij}x_jx_j^\top-\mu_i\mu_i^\top",
     space=KEYS,
-    interpretation={"provenance": "DERIVED (claims file Lemma 8)", "inputs": "as lemma-8/weights",
+    reading=Reading(notes={"provenance": "DERIVED (claims file Lemma 8)", "inputs": "as lemma-8/weights",
                     "check": "gradients of p_ij in B, the Jacobian of mu_i in B (torch autograd) and the two forms "
                              "of C_i, relative 1e-9 of the largest entry or of the terms C_i is a difference of "
                              "(sum_j p_ij |x_j|^2 |x_i|), whichever is larger: torch and numpy evaluate in float64 "
                              "only, and C_i cancels to ~1e-11 where one key takes all the weight (found by the "
-                             "design stage: d = 1, n = 2, p_01 ~ 2e-12, entries 1e-11 apart by 9e-16)"},
+                             "design stage: d = 1, n = 2, p_01 ~ 2e-12, entries 1e-11 apart by 9e-16)"}),
 )
 def lemma_8_b_derivatives(case, xp):
     x = torch.tensor(case.x)
@@ -378,9 +378,9 @@ def lemma_8_b_derivatives(case, xp):
     "goel2026/lemma-8/second-order", kind="identity", source=f"{PAPER}, Lemma 8",
     statement=r"j\ne i:\ \nabla^2_{x_j}p_{ij}=p_{ij}(1-p_{ij})(1-2p_{ij})\,uu^\top",
     space=KEYS,
-    interpretation={"provenance": "DERIVED (claims file Lemma 8)", "inputs": "as lemma-8/weights",
+    reading=Reading(notes={"provenance": "DERIVED (claims file Lemma 8)", "inputs": "as lemma-8/weights",
                     "check": "Hessian of p_ij in x_j (torch autograd) for every j != i, 1e-9 relative plus 1e-9 "
-                             "max_j p_ij ||u||^2 absolute (the factor (1 - 2p) cancels near p = 1/2)"},
+                             "max_j p_ij ||u||^2 absolute (the factor (1 - 2p) cancels near p = 1/2)"}),
 )
 def lemma_8_second_order(case, xp):
     B = torch.tensor(case.B)
@@ -403,9 +403,9 @@ def lemma_8_second_order(case, xp):
     statement=r"\nabla_AL_n=-\tfrac1n\sum_ir_i\mu_i^\top,\quad\nabla_BL_n=-\tfrac1n\sum_ix_ir_i^\top AC_i,\quad "
               r"r_i=y_i-A\mu_i",
     space=KEYS,
-    interpretation={"provenance": "DERIVED (claims file 1.12); L_n with the self-term (RECONSTRUCTED eq. (1))",
+    reading=Reading(notes={"provenance": "DERIVED (claims file 1.12); L_n with the self-term (RECONSTRUCTED eq. (1))",
                     "inputs": "as lemma-8/weights, with any A (Gaussian) and responses y (Gaussian)",
-                    "check": "against torch autograd of L_n, relative 1e-9 of the largest entry"},
+                    "check": "against torch autograd of L_n, relative 1e-9 of the largest entry"}),
 )
 def lemma_8_loss_gradients(case, xp):
     A, B = torch.tensor(case.A, requires_grad=True), torch.tensor(case.B, requires_grad=True)
@@ -500,14 +500,14 @@ def _mc_le(estimate, se, bound, xp, scale=None):
     statement=r"j\ne i,\ n\ge2:\ \mathbb E_{-i}[p_{ij}^m]\le n^{-m}\exp\!\big(\tfrac{m^2}2(1-\tfrac1n-\tfrac1{n^2})q"
               r"-\tfrac mn s\big)",
     space=_n_space(), cost="expensive",
-    interpretation={
+    reading=Reading(notes={
         "provenance": "DERIVED (claims file Lemma 9; the paper's form is likely m = 2, possibly m = 4)",
         "inputs": QUERY + "; n in [2, 128] (log scale), m in {1, 2, 3, 4}",
         "check": f"Monte Carlo over x_{{-i}} ({MC_DRAWS} draws, averaged over the n - 1 exchangeable j): refuted "
                  "only if the mean exceeds the bound by more than 5 standard errors",
         "unchecked": "m >= 5 and n > 128 (the statement: every integer m >= 1 and every n >= 2), not drawn; "
                      "||z|| > 3 or ||C||_op > 0.5 (larger tilts, see 'inputs'), d >= 4, cond(Sigma) > 10",
-    },
+    }),
 )
 def lemma_9_cross(case, xp):
     D = _draws(case, 1)
@@ -519,9 +519,9 @@ def lemma_9_cross(case, xp):
     "goel2026/lemma-9/cross-simple", kind="inequality", source=f"{PAPER}, Lemma 9",
     statement=r"j\ne i:\ \mathbb E_{-i}[p_{ij}^m]\le n^{-m}e^{m^2q/2-ms/n}",
     space=_n_space(), cost="expensive",
-    interpretation={"provenance": "DERIVED (claims file Lemma 9, second inequality; m = 2 gives the likely "
+    reading=Reading(notes={"provenance": "DERIVED (claims file Lemma 9, second inequality; m = 2 gives the likely "
                                   "paper form n^{-2} e^{2q - 2s/n})",
-                    "inputs": "as lemma-9/cross", "check": "as lemma-9/cross", "unchecked": "as lemma-9/cross"},
+                    "inputs": "as lemma-9/cross", "check": "as lemma-9/cross", "unchecked": "as lemma-9/cross"}),
 )
 def lemma_9_cross_simple(case, xp):
     D = _draws(case, 1)
@@ -533,9 +533,9 @@ def lemma_9_cross_simple(case, xp):
     "goel2026/lemma-9/self", kind="inequality", source=f"{PAPER}, Lemma 9",
     statement=r"\mathbb E_{-i}[p_{ii}^m]\le n^{-m}\exp\!\big(m(1-\tfrac1n)s+\tfrac{m^2(n-1)}{2n^2}q\big)",
     space=_n_space(), cost="expensive",
-    interpretation={"provenance": "DERIVED (claims file Lemma 9; the self-term bound, which fits the "
+    reading=Reading(notes={"provenance": "DERIVED (claims file Lemma 9; the self-term bound, which fits the "
                                   "reconstructed self-term choice)",
-                    "inputs": "as lemma-9/cross", "check": "as lemma-9/cross", "unchecked": "as lemma-9/cross"},
+                    "inputs": "as lemma-9/cross", "check": "as lemma-9/cross", "unchecked": "as lemma-9/cross"}),
 )
 def lemma_9_self(case, xp):
     D = _draws(case, 1)
@@ -547,7 +547,7 @@ def lemma_9_self(case, xp):
     "goel2026/lemma-10/main", kind="inequality", source=f"{PAPER}, Lemma 10 (Gaussian Poincare)",
     statement=r"j\ne i:\ \operatorname{Var}_{-i}(p_{ij})\le2q\,\mathbb E_{-i}[p_{ij}^2]",
     space=_n_space(n_lo=3), cost="expensive",
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECONSTRUCTED (exact constants lost; the claims file's 'roughly' form, via "
                       "sum_l ||Sigma^{1/2} grad_{x_l} p_ij||^2 = p_ij^2 q [(1 - p_ij)^2 + sum_{l != i,j} p_il^2] "
                       "<= 2 q p_ij^2, DERIVED)",
@@ -556,7 +556,7 @@ def lemma_9_self(case, xp):
                  "if Var - 2q E p^2 exceeds 0 by more than 5 standard errors (delta method)",
         "unchecked": "n = 2 (j != i admits it; the space starts at n = 3) and n > 128, not drawn; ||z|| > 3 or "
                      "||C||_op > 0.5 (larger tilts, see 'inputs'), d >= 4, cond(Sigma) > 10",
-    },
+    }),
 )
 def lemma_10_main(case, xp):
     P = _draws(case, 1).p_other
@@ -578,10 +578,10 @@ def _lemma11_parts(case, D):
     statement=r"j\ne i:\ \mathbb E_{-i}[\mu_i]-\Sigma B^\top x_i=\mathbb E_{-i}[p_{ii}](x_i-\Sigma B^\top x_i)"
               r"-(n-1)\mathbb E_{-i}[p_{ij}^2]\,\Sigma B^\top x_i",
     space=_n_space(), cost="expensive",
-    interpretation={"provenance": "DERIVED exact identity (claims file Lemma 11)",
+    reading=Reading(notes={"provenance": "DERIVED exact identity (claims file Lemma 11)",
                     "inputs": QUERY + "; n in [2, 128]; m unused",
                     "check": MC_IDENTITY + f"; {MC_DRAWS} draws; the exact one-dimensional case is "
-                                           "lemma-11/identity-exact"},
+                                           "lemma-11/identity-exact"}),
 )
 def lemma_11_identity(case, xp):
     lhs, rhs = _lemma11_parts(case, _draws(case, 1))
@@ -643,11 +643,11 @@ STEIN1D = Space(build=_stein1d_case, x_i=Real(-3.0, 3.0), b=Real(-1.0, 1.0), var
     statement=r"n=2,\ d=1:\ \mathbb E_{-i}[\mu_i]-\Sigma B^\top x_i=\mathbb E_{-i}[p_{ii}](x_i-\Sigma B^\top x_i)"
               r"-\mathbb E_{-i}[p_{ij}^2]\,\Sigma B^\top x_i",
     space=STEIN1D,
-    interpretation={"provenance": "DERIVED exact identity (claims file Lemma 11)",
+    reading=Reading(notes={"provenance": "DERIVED exact identity (claims file Lemma 11)",
                     "inputs": "n = 2, d = 1: x_i in [-3, 3], B = b in [-1, 1], Sigma = var in [0.1, 10]",
                     "check": "both sides as one-dimensional integrals (scipy adaptive quadrature to 1e-13 in "
                              "float64; mpmath tanh-sinh where float64 is undecided), absolute 1e-10 of "
-                             "|m_i| + |x_i| + Sigma"},
+                             "|m_i| + |x_i| + Sigma"}),
 )
 def lemma_11_identity_exact(case, xp):
     return _stein1d(case, xp, second=False)
@@ -658,9 +658,9 @@ def lemma_11_identity_exact(case, xp):
     statement=r"n=2,\ d=1:\ \mathbb E_{-i}C_i-\Sigma=\mathbb E_{-i}[p_{ii}](x_i^2-\Sigma-m_i^2)"
               r"-\mathbb E_{-i}[3p_{ij}^2-2p_{ij}^3]m_i^2+m_i^2-\mathbb E_{-i}[\mu_i^2]",
     space=STEIN1D,
-    interpretation={"provenance": "DERIVED exact identity (claims file Lemma 20; the paper's statement is lost)",
+    reading=Reading(notes={"provenance": "DERIVED exact identity (claims file Lemma 20; the paper's statement is lost)",
                     "inputs": "as lemma-11/identity-exact",
-                    "check": "both sides as one-dimensional integrals, absolute 1e-10 of Sigma + x_i^2 + m_i^2"},
+                    "check": "both sides as one-dimensional integrals, absolute 1e-10 of Sigma + x_i^2 + m_i^2"}),
 )
 def lemma_20_identity_exact(case, xp):
     return _stein1d(case, xp, second=True)
@@ -682,10 +682,10 @@ def _lemma20_parts(case, D):
     statement=r"j\ne i:\ \mathbb E_{-i}C_i-\Sigma=\mathbb E_{-i}[p_{ii}](x_ix_i^\top-\Sigma-m_im_i^\top)"
               r"-(n-1)\mathbb E_{-i}[3p_{ij}^2-2p_{ij}^3]m_im_i^\top+m_im_i^\top-\mathbb E_{-i}[\mu_i\mu_i^\top]",
     space=_n_space(), cost="expensive",
-    interpretation={"provenance": "DERIVED exact identity (claims file Lemma 20; the paper's statement is lost)",
+    reading=Reading(notes={"provenance": "DERIVED exact identity (claims file Lemma 20; the paper's statement is lost)",
                     "inputs": QUERY + "; n in [2, 128]; m unused",
                     "check": MC_IDENTITY + f"; {MC_DRAWS} draws; the exact one-dimensional case is "
-                                           "lemma-20/identity-exact"},
+                                           "lemma-20/identity-exact"}),
 )
 def lemma_20_identity(case, xp):
     lhs, rhs = _lemma20_parts(case, _draws(case, 1))
@@ -731,12 +731,12 @@ def _rate(cid, source, statement, provenance, power, stat, *, integrated=False, 
         cid, kind="asymptotic", carry_worst=True, source=f"{PAPER}, {source}", statement=statement,
         space=space or (_integrated_space if integrated else query_space), path=path,
         sample=_queries if integrated else _keys, probability=0.5, cost="expensive",
-        interpretation={
+        reading=Reading(notes={
             "provenance": provenance,
             "inputs": inputs or (INTEGRATED if integrated else QUERY_RATE),
             "quantity": quantity,
             "O(.)": RATE.replace("n^a", f"n^{power}"),
-        },
+        }),
     )
     def evaluate(case, R, xp):
         size = len(R[0]) if isinstance(R, tuple) else len(R)  # one estimate, carried by every draw

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from attncheck import Int, Real, Space, claim, le
+from attncheck import Int, Reading, Real, Space, claim, le
 from attncheck.papers.goel2026.data import gaussian_regression as gr
 from attncheck.papers.goel2026.models import finite_n_bias as fb
 from attncheck.papers.goel2026.models import preconditioned_gd as pgd
@@ -51,13 +51,13 @@ def _init_distance(case, R):
     statement=r"\operatorname{dist}_\Sigma(\theta_0,\mathcal M)=O_p(n^{-1/2})",
     space=_with_n, path={"quick": [10**2, 10**4, 10**6, 10**8], "deep": [10**2, 10**3, 10**4, 10**5, 10**6, 10**7, 10**8, 10**9, 10**10]},
     sample=_init_draws, probability=0.9, cost="normal", draws=4000,
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECONSTRUCTED lemma; the n^{-1/2} rate DERIVED (claims file Lemma 3)",
         "inputs": PROBLEMS + "; n from 100 to 10^8 (deep 10^10), datasets drawn through (Sigma_hat, M_hat) exactly",
         "O_p": "implied constant = 0.9-quantile of sqrt(n) dist_Sigma(theta_0, M) over 4000 datasets, along n",
         "unchecked": "quantiles other than 0.9 (O_p is a statement for every delta); sigma_1(X) < 0.1 (the other "
                      "goel2026 problem boxes go down to 0.01) and > 2; noise sigma > 1; d >= 4, " + BOX,
-    },
+    }),
 )
 def lemma_3_rate(case, R, xp):
     return math.sqrt(case.n) * _init_distance(case, R)
@@ -83,7 +83,7 @@ def _lemma3_outcomes(case, R, xp):
     space=_with_n,
     path={"quick": [10**6, 10**8, 10**10], "deep": [10**5, 10**6, 10**7, 10**8, 10**9, 10**10, 10**11]},
     sample=_init_draws, probability=0.9, eventually=True, cost="normal",
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECONSTRUCTED: the constants r = c min(rho, rho'), eps_0 and N(delta) are lost; here "
                       "r = rho/2 (rho' >= rho, c = 1/2) and eps_0 = alpha/(12 beta) as in Lemma 4 (claims file)",
         "delta": "delta = 0.1 (probability 0.9); 'n >= N(delta)' judged at the end of the path (eventually)",
@@ -96,7 +96,7 @@ def _lemma3_outcomes(case, R, xp):
         "unchecked": "delta != 0.1 (the statement is for every delta in (0, 1)); sigma_1(X) < 0.1 (the other goel2026 "
                      "problem boxes go down to 0.01; N(delta) grows like sigma^2/sigma_1(X)^2 there, see 'inputs') and "
                      "> 2; noise sigma > 1; d >= 4, " + BOX,
-    },
+    }),
 )
 def lemma_3_main(case, R, xp):
     return _lemma3_outcomes(case, R, xp)
@@ -126,7 +126,7 @@ def _noise_draws(case, rng, size):
     space=Space(build=_lemma6_case, **ss.problem_params(d_max=4, x_scale=(0.1, 2.0), sigma=(0.01, 1.0)),
                 n=Real(4.0, 1e8, log=True), delta=Real(0.001, 0.999)),
     sample=_noise_draws, probability=lambda c: 1 - c.values["delta"] / 2,
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECONSTRUCTED (form DERIVED: Gaussian concentration given the covariates; the paper's "
                       "constants are lost and it conditions on max_i ||z_i|| instead)",
         "inputs": "problems: d in {1..4}, k = d + {0, 1, 2}, noise sigma in [0.01, 1] (Sigma and M do not enter: "
@@ -138,7 +138,7 @@ def _noise_draws(case, rng, size):
         "unchecked": "delta in (0, 0.001) (failure probabilities delta/2 below 5e-4) and (0.999, 1); n > 10^8; "
                      "d >= 5, k > d + 2. Noise sigma outside [0.01, 1] is not drawn but adds nothing: both sides "
                      "are proportional to sigma > 0 (sigma = 0: 0 <= 0)",
-    },
+    }),
 )
 def lemma_6_main(case, R, xp):
     Sz, N = R
@@ -210,13 +210,13 @@ THM5_UNCHECKED = ("sigma_1(X) < 0.1 (the other goel2026 problem boxes go down to
     "goel2026/theorem-5/main", kind="asymptotic", carry_worst=True, source=f"{PAPER}, Theorem 5",
     statement=r"\|\mathbb E\nabla\hat R(\theta)-\nabla R(\theta)\|_F^2=O(1/n)",
     space=_tube_n, path=GRAD_PATH, sample=_wishart, probability=0.5, cost="normal", draws=REG_DRAWS,
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECONSTRUCTED (claims file Theorem 5), expectation over the training covariates",
         "inputs": PROBLEMS + "; " + TUBE + "; Sigma_hat ~ Wishart(Sigma, n)/n",
         "estimate": REG_ESTIMATE,
         "O(.)": RATE.replace("n^a", "n^1"),
         "unchecked": THM5_UNCHECKED,
-    },
+    }),
 )
 def theorem_5_main(case, S_hat, xp):
     return np.full(len(S_hat), case.n * _sq_mean(_reg_bias(case, S_hat)))
@@ -226,13 +226,13 @@ def theorem_5_main(case, S_hat, xp):
     "goel2026/theorem-5/norm-rate", kind="asymptotic", carry_worst=True, source=f"{PAPER}, Theorem 5 (claims file Section 3.3)",
     statement=r"\|\mathbb E\nabla\hat R(\theta)-\nabla R(\theta)\|_F=O(1/n)\ (\text{squared: }O(1/n^2))",
     space=_tube_n, path=GRAD_PATH, sample=_wishart, probability=0.5, cost="normal", draws=REG_DRAWS,
-    interpretation={
+    reading=Reading(notes={
         "provenance": "DERIVED (claims file Section 3.3: linear terms in Sigma_hat - Sigma have mean 0, so the "
                       "bias is O(1/n) in norm); stronger than the stated squared O(1/n)",
         "inputs": "as theorem-5/main", "estimate": REG_ESTIMATE,
         "O(.)": RATE.replace("n^a", "n^2") + " on the squared norm",
         "unchecked": "as theorem-5/main",
-    },
+    }),
 )
 def theorem_5_norm_rate(case, S_hat, xp):
     return np.full(len(S_hat), case.n ** 2 * _sq_mean(_reg_bias(case, S_hat)))
@@ -242,13 +242,13 @@ def theorem_5_norm_rate(case, S_hat, xp):
     "goel2026/theorem-5/realised", kind="asymptotic", carry_worst=True, source=f"{PAPER}, proof of Theorem 2 (claims file Section 3.4)",
     statement=r"\|\nabla\hat R(\theta)-\nabla R(\theta)\|_F^2=O_p(1/n)\ (\text{the realised }\hat R\text{ Algorithm 1 uses})",
     space=_tube_n, path=GRAD_PATH, sample=_wishart, probability=0.9, cost="normal",
-    interpretation={
+    reading=Reading(notes={
         "provenance": "DERIVED (claims file Section 3.4: Theorem 5 bounds the expectation, the proof of Theorem 2 "
                       "needs the realisation)",
         "inputs": "as theorem-5/main",
         "O_p": "implied constant = 0.9-quantile of n ||grad R_hat - grad R||_F^2 over datasets",
         "unchecked": "as theorem-5/main; quantiles other than 0.9 (O_p is a statement for every delta)",
-    },
+    }),
 )
 def theorem_5_realised(case, S_hat, xp):
     return case.n * np.sum(_reg_error(case, S_hat) ** 2, axis=1)
@@ -310,7 +310,7 @@ STEIN_ROWS = ("per draw (a query row x ~ N(0, Sigma) and its n - 1 other keys) t
     "goel2026/theorem-4/main", kind="asymptotic", carry_worst=True, source=f"{PAPER}, Theorem 4",
     statement=r"\|\mathbb E\nabla_AL_n-\nabla_AL\|_F^2+\|\mathbb E\nabla_BL_n-\nabla_BL\|_F^2=O(1/n)",
     space=_a3_tube_n, path=THM4_PATH, sample=_row_seed, probability=0.5, cost="expensive", draws=ROW_DRAWS,
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECONSTRUCTED (claims file Theorem 4); L_n with the self-term (RECONSTRUCTED eq. (1))",
         "inputs": A3_PROBLEMS + "; " + TUBE,
         "A3": A3_READING,
@@ -318,7 +318,7 @@ STEIN_ROWS = ("per draw (a query row x ~ N(0, Sigma) and its n - 1 other keys) t
         "O(.)": RATE.replace("n^a", "n^1"),
         "path": THM4_PATH_READING,
         "unchecked": A3_UNCHECKED,
-    },
+    }),
 )
 def theorem_4_main(case, R, xp):
     v = _row_terms(case, R, fb.gradient_bias_draws)
@@ -329,13 +329,13 @@ def theorem_4_main(case, R, xp):
     "goel2026/theorem-4/norm-rate", kind="asymptotic", carry_worst=True, source=f"{PAPER}, Theorem 4 (claims file Section 3.3)",
     statement=r"\|\mathbb E\nabla L_n-\nabla L\|_F=O(1/n)\ (\text{squared: }O(1/n^2))",
     space=_a3_tube_n, path=THM4_PATH, sample=_row_seed, probability=0.5, cost="expensive", draws=ROW_DRAWS,
-    interpretation={
+    reading=Reading(notes={
         "provenance": "DERIVED/observed (claims file Section 3.3: n ||E grad L_n - grad L|| = 1.3 - 2.1 for "
                       "n = 10 - 160); stronger than the stated squared O(1/n)",
         "inputs": "as theorem-4/main", "A3": "as theorem-4/main", "estimate": "as theorem-4/main",
         "O(.)": RATE.replace("n^a", "n^2") + " on the squared norm",
         "path": THM4_PATH_READING, "unchecked": "as theorem-4/main",
-    },
+    }),
 )
 def theorem_4_norm_rate(case, R, xp):
     v = _row_terms(case, R, fb.gradient_bias_draws)
@@ -371,7 +371,7 @@ def _lemma5_case(**v):
               r"\sqrt{\tfrac2{\sqrt2-1}}\frac{\|\hat X-X\|_F}{\sqrt{\sigma_d(X)}},\ K=\hat\Sigma^{-1/2}\Sigma^{1/2}",
     space=Space(build=_lemma5_case, **ss.problem_params(d_max=4, x_scale=(0.01, 10.0)), s_pert=Real(0.0, 0.5),
                 eps_frac=Real(0.0, 1.0)),
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECONSTRUCTED (claims file Lemma 5; T_3 is Tu et al. 2016, Lemma 5.14, quoted)",
         "inputs": PROBLEMS.replace("[0.1, 2]", "[0.01, 10]").replace("{1, 2, 3}", "{1..4}") + "; Sigma_hat = "
                   "Sigma^{1/2}(I + E)Sigma^{1/2}, E symmetric with ||E||_op in [0, 0.5]; X_hat = X + Delta with "
@@ -383,7 +383,7 @@ def _lemma5_case(**v):
         "unchecked": "||E||_op > 0.5, i.e. Sigma_hat with Sigma^{-1/2} Sigma_hat Sigma^{-1/2} having an eigenvalue "
                      "outside [0.5, 1.5] ((14) admits any eps'); sigma_1(X) outside [0.01, 10]; d >= 5, " + BOX +
                      " (noise sigma does not enter: X_hat is drawn directly)",
-    },
+    }),
 )
 def lemma_5_main(case, xp):
     p = case.problem
@@ -446,7 +446,7 @@ def _lemma4_step(case):
     "goel2026/lemma-4/part-1", kind="inequality", source=f"{PAPER}, Lemma 4",
     statement=r"\langle\hat P(g),\theta-\theta^*\rangle_\Sigma\ge\tfrac\alpha2\|\theta-\theta^*\|_\Sigma^2-"
               r"\tfrac2\alpha\|e_Z\|^2",
-    space=LEMMA4, interpretation=LEMMA4_READING,
+    space=LEMMA4, reading=Reading(notes=LEMMA4_READING),
 )
 def lemma_4_part_1(case, xp):
     P, H, a = _lemma4_step(case), case.H, case.constants["alpha"]
@@ -456,7 +456,7 @@ def lemma_4_part_1(case, xp):
 @claim(
     "goel2026/lemma-4/part-2", kind="inequality", source=f"{PAPER}, Lemma 4",
     statement=r"\|\hat P(g)\|_\Sigma^2\le2(1+\varepsilon_0)^4\big(\beta^2\|\theta-\theta^*\|_\Sigma^2+\|e_Z\|^2\big)",
-    space=LEMMA4, interpretation=LEMMA4_READING,
+    space=LEMMA4, reading=Reading(notes=LEMMA4_READING),
 )
 def lemma_4_part_2(case, xp):
     P, H, b = _lemma4_step(case), case.H, case.constants["beta"]
@@ -479,7 +479,7 @@ def _objective_bias_terms(case, R):
     statement=r"\operatorname{dist}_\Sigma(\theta,\mathcal M)\le\rho':\ \|\mathbb E[\nabla F_n(\theta)]-\nabla F(\theta)"
               r"\|_F^2\le C/n,\quad F_n=L_n+\hat R",
     space=_a3_tube_n, path=THM4_PATH, sample=_row_seed, probability=0.5, cost="expensive", draws=ROW_DRAWS,
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECONSTRUCTED (claims file Theorem 3: follows from Theorems 4 and 5 via (8); the appendix "
                       "proof is empty in the extraction); L_n with the self-term and R_hat = tr(G_hat Sigma_hat "
                       "G_hat Sigma_hat)/8 (both RECONSTRUCTED); expectation over the data, R_hat included "
@@ -492,7 +492,7 @@ def _objective_bias_terms(case, R):
         "O(.)": RATE.replace("n^a", "n^1"),
         "path": THM4_PATH_READING,
         "unchecked": A3_UNCHECKED,
-    },
+    }),
 )
 def theorem_3_main(case, R, xp):
     v = _objective_bias_terms(case, R)
@@ -503,13 +503,13 @@ def theorem_3_main(case, R, xp):
     "goel2026/theorem-3/norm-rate", kind="asymptotic", carry_worst=True, source=f"{PAPER}, Theorem 3 (claims file Section 3.3)",
     statement=r"\|\mathbb E\nabla F_n(\theta)-\nabla F(\theta)\|_F=O(1/n)\ (\text{squared: }O(1/n^2))",
     space=_a3_tube_n, path=THM4_PATH, sample=_row_seed, probability=0.5, cost="expensive", draws=ROW_DRAWS,
-    interpretation={
+    reading=Reading(notes={
         "provenance": "DERIVED (claims file Section 3.3: both biases are O(1/n) in norm); stronger than the stated "
                       "squared O(1/n)",
         "inputs": "as theorem-3/main", "A3": "as theorem-4/main", "estimate": "as theorem-3/main",
         "O(.)": RATE.replace("n^a", "n^2") + " on the squared norm",
         "path": THM4_PATH_READING, "unchecked": "as theorem-3/main",
-    },
+    }),
 )
 def theorem_3_norm_rate(case, R, xp):
     v = _objective_bias_terms(case, R)
@@ -531,7 +531,7 @@ GAP_PATH_READING = ("n from 16 to 1024 (quick 4 points, deep 7): below n ~ 256 t
                                                                      "claims file Theorem 1 check (b)",
     statement=r"|\mathbb E[L_n(\theta)]-L(\theta)|=O(1/n)\ (L_n\to L\text{ pointwise})",
     space=_a3_tube_n, path=GAP_PATH, sample=_row_seed, probability=0.5, cost="expensive", draws=ROW_DRAWS,
-    interpretation={
+    reading=Reading(notes={
         "provenance": "RECOVERED in words (E L_n != L for finite n, L_n -> L pointwise); the 1/n rate DERIVED/observed "
                       "(claims file Theorem 1, check (b): n * gap = 0.6 - 1.1); L_n with the self-term "
                       "(RECONSTRUCTED eq. (1))",
@@ -547,7 +547,7 @@ GAP_PATH_READING = ("n from 16 to 1024 (quick 4 points, deep 7): below n ~ 256 t
         "O(.)": RATE.replace("n^a", "n^1"),
         "path": GAP_PATH_READING,
         "unchecked": A3_UNCHECKED,
-    },
+    }),
 )
 def theorem_1_part_1_finite_n(case, R, xp):
     v = _row_terms(case, R, fb.loss_gap_draws)
@@ -617,7 +617,7 @@ THEOREM2_READING = {
     "goel2026/theorem-2/main", kind="inequality", source=f"{PAPER}, Theorem 2",
     statement=r"F(\theta_T)-F^*\le\tfrac\beta2\Big[(1-\gamma)^T\|\theta_0-\theta_0^*\|_\Sigma^2+\frac{c_e\,E}{\gamma}\Big],"
               r"\quad\|e_Z\|^2\le E=C/n",
-    space=THEOREM2, cost="normal", interpretation=THEOREM2_READING,
+    space=THEOREM2, cost="normal", reading=Reading(notes=THEOREM2_READING),
 )
 def theorem_2_main(case, xp):
     phi0, _, gap, _ = _algorithm1_lifted(case)
@@ -629,7 +629,7 @@ def theorem_2_main(case, xp):
 @claim(
     "goel2026/theorem-2/distance", kind="inequality", source=f"{PAPER}, proof of Theorem 2 (the recursion)",
     statement=r"\Phi_T=\|\theta_T-\theta_T^*\|_\Sigma^2\le(1-\gamma)^T\Phi_0+\frac{c_e\,E}{\gamma}",
-    space=THEOREM2, cost="normal", interpretation=THEOREM2_READING,
+    space=THEOREM2, cost="normal", reading=Reading(notes=THEOREM2_READING),
 )
 def theorem_2_distance(case, xp):
     phi0, phiT, _, _ = _algorithm1_lifted(case)
@@ -642,8 +642,8 @@ def theorem_2_distance(case, xp):
     "goel2026/theorem-2/loss", kind="inequality", source=f"{PAPER}, Theorem 2 (remark: (F, F*) -> (L, L*))",
     statement=r"L(\theta_T)-L^*\le\tfrac\beta2\Big[(1-\gamma)^T\|\theta_0-\theta_0^*\|_\Sigma^2+\frac{c_e\,E}{\gamma}\Big]",
     space=THEOREM2, cost="normal",
-    interpretation=dict(THEOREM2_READING, provenance="RECOVERED remark (L <= F, L* = F*); bound RECONSTRUCTED as "
-                                                     "theorem-2/main"),
+    reading=Reading(notes=dict(THEOREM2_READING, provenance="RECOVERED remark (L <= F, L* = F*); bound RECONSTRUCTED as "
+                                                     "theorem-2/main")),
 )
 def theorem_2_loss(case, xp):
     phi0, _, _, gap = _algorithm1_lifted(case)

@@ -10,7 +10,7 @@ float64 evaluation is declared undecidable (NaN) and mpmath decides.
 """
 import numpy as np
 
-from attncheck import Choice, Int, Real, Slack, Space, all_of, claim, lt
+from attncheck import Choice, Int, Reading, Real, Slack, Space, all_of, claim, lt
 from attncheck.numeric.precision import F64
 from attncheck.papers.julistiono2024.models import mirror_descent as md
 from attncheck.papers.julistiono2024.strategies.mirror_descent import CONE, P_STANDARD, ConeCase
@@ -54,7 +54,7 @@ L19 = {**CONE, "provenance": "DERIVED-UNCERTAIN (exact constants and the name of
 @claim(
     "julistiono2024/lemma-19/closeness", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 19 (step 1)",
     statement=r"D_\psi(\bar W^{mm},\bar W)\le\mu\ \Rightarrow\ \|\bar W-\bar W^{mm}\|_p\le\varepsilon_\mu/(A_q\|W^{mm}\|_p)",
-    space=_space(1.0), interpretation=L19, cost="normal",
+    space=_space(1.0), reading=Reading(notes=L19), cost="normal",
 )
 def lemma_19_closeness(case, xp):
     g = case.geom
@@ -105,7 +105,7 @@ L19_EXACT = {**L19, "ties": "W - W_mm = ||W_mm||_p (bar W - bar W_mm) and D_psi(
 @claim(
     "julistiono2024/lemma-19/holder", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 19 (step 2)",
     statement=r"|(x_{it}-x_{i\tau})^\top(W-W^{mm})z_i|\le A_q\|W-W^{mm}\|_p\le\varepsilon_\mu",
-    space=_space(1.0), interpretation=L19_EXACT, cost="normal",
+    space=_space(1.0), reading=Reading(notes=L19_EXACT), cost="normal",
 )
 def lemma_19_holder(case, xp):
     h, nrm, eps = _step2(case, xp)
@@ -128,7 +128,7 @@ def _pairs(case, xp):
 @claim(
     "julistiono2024/lemma-19/12a", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 19 (12a)",
     statement=r"t\in\mathcal T_i,\ \tau\in\bar{\mathcal T}_i:\ (x_{it}-x_{i\tau})^\top Wz_i\ge\nu_\alpha-2\varepsilon_\mu",
-    space=_space(1.0), interpretation=L19_EXACT, cost="normal",
+    space=_space(1.0), reading=Reading(notes=L19_EXACT), cost="normal",
 )
 def lemma_19_12a(case, xp):
     d_t_tau, _, excess, eps = _pairs(case, xp)
@@ -139,7 +139,7 @@ def lemma_19_12a(case, xp):
 @claim(
     "julistiono2024/lemma-19/12b", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 19 (12b)",
     statement=r"\tau\in\bar{\mathcal T}_i:\ (x_{i\alpha_i}-x_{i\tau})^\top Wz_i\ge1+\nu_\alpha-\varepsilon_\mu",
-    space=_space(1.0), interpretation=L19_EXACT, cost="normal",
+    space=_space(1.0), reading=Reading(notes=L19_EXACT), cost="normal",
 )
 def lemma_19_12b(case, xp):
     _, d_a_tau, excess, eps = _pairs(case, xp)
@@ -149,7 +149,7 @@ def lemma_19_12b(case, xp):
 @claim(
     "julistiono2024/lemma-19/12c", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 19 (12c)",
     statement=r"t\in\mathcal T_i:\ (x_{i\alpha_i}-x_{it})^\top Wz_i\le1+\varepsilon_\mu",
-    space=_space(1.0), interpretation=L19_EXACT, cost="normal",
+    space=_space(1.0), reading=Reading(notes=L19_EXACT), cost="normal",
 )
 def lemma_19_12c(case, xp):
     g = case.geom
@@ -174,8 +174,8 @@ def _inner_mm(case, xp):
     "julistiono2024/lemma-20/main", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 20",
     statement=r"W\in\mathcal C_{p,\mu,R_\mu}(W^{mm}):\ \langle\nabla\mathcal L(W),W^{mm}\rangle<0",
     space=lambda R: _space(R), path=R_PATH, eventually=True, cost="expensive",
-    interpretation={**CONE, "provenance": "DERIVED-UNCERTAIN (qualitative claim certain, R_mu formula unknown)",
-                    "R": R_NOTE, "evaluation": "pairwise form of <grad L, W_mm> (no cancellation at large R)"},
+    reading=Reading(notes={**CONE, "provenance": "DERIVED-UNCERTAIN (qualitative claim certain, R_mu formula unknown)",
+                    "R": R_NOTE, "evaluation": "pairwise form of <grad L, W_mm> (no cancellation at large R)"}),
 )
 def lemma_20(case, xp):
     if _undecidable_in_float(case, xp):
@@ -187,8 +187,8 @@ def lemma_20(case, xp):
     "julistiono2024/lemma-20/companion", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 20 (companion used by "
     "Lemma 22)", statement=r"W\in\mathcal C_{p,\mu,R_\mu}(W^{mm}):\ \langle\nabla\mathcal L(W),W\rangle<0",
     space=lambda R: _space(R), path=R_PATH, eventually=True, cost="expensive",
-    interpretation={**CONE, "provenance": "DERIVED (observed companion in the claims file; it makes ||W(k)||_p "
-                                          "increase via Lemma 22 (ii))", "R": R_NOTE},
+    reading=Reading(notes={**CONE, "provenance": "DERIVED (observed companion in the claims file; it makes ||W(k)||_p "
+                                          "increase via Lemma 22 (ii))", "R": R_NOTE}),
 )
 def lemma_20_companion(case, xp):
     if _undecidable_in_float(case, xp):
@@ -211,13 +211,13 @@ def _pi_emp(case, xp):
     statement=r"\forall\pi>0\ \exists R_\pi:\ W\in\mathcal C_{p,\mu,R_\pi}(W^{mm})\Rightarrow"
               r"\langle\nabla\mathcal L(W),W/\|W\|_p\rangle\ge(1+\pi)\langle\nabla\mathcal L(W),W^{mm}/\|W^{mm}\|_p\rangle",
     space=lambda R: _space(R, pi=Real(1e-4, 1.0, log=True)), path=R_PATH, eventually=True, cost="expensive",
-    interpretation={**CONE, "provenance": "DERIVED-UNCERTAIN (R_pi formula unknown)",
+    reading=Reading(notes={**CONE, "provenance": "DERIVED-UNCERTAIN (R_pi formula unknown)",
                     "pi": "pi drawn in [1e-4, 1] (log scale); the statement's 'every pi > 0' is checked for these. "
                           "pi > 1 follows at the same point from any drawn pi (the checked form pi_emp <= pi is "
                           "monotone in pi)",
                     "R": R_NOTE, "form": "equivalently pi_emp(W) = <grad L, bar W>/<grad L, bar W_mm> - 1 <= pi",
                     "unchecked": CONE["unchecked"] + "; pi in (0, 1e-4): not drawn (the R_pi it needs is unknown and "
-                                 "may lie beyond the path's end)"},
+                                 "may lie beyond the path's end)"}),
 )
 def lemma_21(case, xp):
     if _undecidable_in_float(case, xp):
@@ -237,7 +237,7 @@ R27_PATH = {"quick": [1.0, 3.0, 10.0, 30.0, 100.0], "deep": [1.0, 2.0, 3.0, 5.0,
               r"-\|W(k)\|_p^{p-1}-\frac{\eta(\mathcal L(W(k))-\mathcal L(W(k+1)))}{\|W(k)\|_p}\Big]",
     space=lambda R: _space(R, pi=Real(1e-4, 1.0, log=True), eta=Real(1e-3, 1.0, log=True)), path=R27_PATH,
     eventually=True, cost="expensive",
-    interpretation={**CONE, "provenance": "DERIVED (Sun et al. Eq. 12 analogue; R_pi of Lemma 21 unknown)",
+    reading=Reading(notes={**CONE, "provenance": "DERIVED (Sun et al. Eq. 12 analogue; R_pi of Lemma 21 unknown)",
                     "W(k)": "the cone point W; W(k+1) its un-normalized ell_p-AttGD step, computed in the evaluating "
                             "precision (float64, or mpmath at the escalation's dps, so W(k+1) is the exact step "
                             "to that precision)",
@@ -252,7 +252,7 @@ R27_PATH = {"quick": [1.0, 3.0, 10.0, 30.0, 100.0], "deep": [1.0, 2.0, 3.0, 5.0,
                     "evaluation": "left side -eta <grad L(W(k)), W_mm> / ||W_mm||_p (the update rule; pairwise form), "
                                   "||W||_p^(p-1) = ||grad psi(W)||_q; float64: the increments of ||grad psi||_q and "
                                   "L over the step formed without cancellation (dual_norm_increment, loss_decrease), "
-                                  "mpmath: the printed differences at the escalation's precision"},
+                                  "mpmath: the printed differences at the escalation's precision"}),
 )
 def lemma_27(case, xp):
     g, p, eta = case.geom, case.geom.p, case.eta

@@ -12,7 +12,7 @@ first-order per-step terms (lemma-29/eq-29), which keeps its relative accuracy a
 """
 import numpy as np
 
-from attncheck import Choice, Int, Real, Slack, Space, claim
+from attncheck import Choice, Int, Reading, Real, Slack, Space, claim
 from attncheck.numeric.precision import F64
 from attncheck.papers.julistiono2024.models import mirror_descent as md
 from attncheck.papers.julistiono2024.strategies.mirror_descent import CONE, P_STANDARD, ConeCase
@@ -130,10 +130,10 @@ def _pi_running(tr):
     statement=r"\bar D_{k+1}\le\frac{\pi}{1+\pi}+\frac{N_0^{p-1}(\bar D_0-\frac{\pi}{1+\pi})+\frac{\eta(\mathcal L_{\max}"
               r"-\mathcal L_{\min})}{(1+\pi)N_0}}{N_{k+1}^{p-1}}",
     space=_space, path=R_PATH, eventually=True, cost="expensive", margin=MARGIN,
-    interpretation={**RUN, "provenance": "DERIVED (claims file Lemma 28: (26) summed from (25), divided by "
+    reading=Reading(notes={**RUN, "provenance": "DERIVED (claims file Lemma 28: (26) summed from (25), divided by "
                                          "N_{k+1}^{p-1} with the identity of Section 1.3)",
                     "L_max, L_min": "Lemma 16's bounds (1/n) sum_i ell(min_t / max_t gamma_it)",
-                    "pi here": "pi = the running maximum of pi_s over s <= k (one pi valid along the whole sum (26))"},
+                    "pi here": "pi = the running maximum of pi_s over s <= k (one pi valid along the whole sum (26))"}),
 )
 def lemma_28_eq27(run, xp):
     lo, hi = md.loss_bounds(run.geom.data)
@@ -182,7 +182,7 @@ class StatedRun(Run):
     space=lambda K: Space(build=lambda **v: StatedRun(K, **v), seed=Int(0, 3), p=Choice(P_STANDARD),
                           f=Real(0.01, 0.99), u=Real(0.0, 1.0), w=Int(0, 2 ** 31), eta=Real(1e-3, 1.0, log=True)),
     path={"quick": [60], "deep": [150, 2000]}, cost="expensive", margin=MARGIN,
-    interpretation={**CONE, "provenance": "DERIVED (claims file Lemma 28; constants existential, the stated choice "
+    reading=Reading(notes={**CONE, "provenance": "DERIVED (claims file Lemma 28; constants existential, the stated choice "
                                           "is checked)",
                     "constants": "mu = mu(alpha); pi with pi/(1+pi) = mu; mu' = f mu, f in [0.01, 0.99]; R from "
                                  "R^p (pi/(1+pi) - mu') = eta (L_max - L_min)/(1+pi) (Lemma 16's bounds). R_pi of "
@@ -202,7 +202,7 @@ class StatedRun(Run):
                               "||W_mm||_p: outside this lemma's hypothesis, not failures)",
                     "unchecked": CONE["unchecked"] + "; mu < mu(alpha) (the statement is for every mu in (0, "
                                  "mu(alpha)]; only mu = mu(alpha) is drawn); eta in (0, 1e-3): not drawn; k > K: the "
-                                 "statement's 'every k >= 1' is cut at K = 60 steps (quick) and K = 150, 2000 (deep)"},
+                                 "statement's 'every k >= 1' is cut at K = 60 steps (quick) and K = 150, 2000 (deep)"}),
 )
 def lemma_28(run, xp):
     def form(tr, xp):
@@ -220,7 +220,7 @@ def lemma_28(run, xp):
     statement=r"\bar D_k\le\frac{N_0^{p-1}\bar D_0+\sum_{s<k}\pi_s(N_{s+1}^{p-1}-N_s^{p-1})+\eta\frac{\mathcal L(W(0))"
               r"-\mathcal L(W(k))}{N_0}}{N_k^{p-1}}",
     space=_space, path=R_PATH, eventually=True, cost="expensive", margin=EQ29_MARGIN, dps=EQ29_DPS,
-    interpretation={**RUN, "provenance": "DERIVED-UNCERTAIN (claims file Lemma 29: (29') is the DERIVED checkable "
+    reading=Reading(notes={**RUN, "provenance": "DERIVED-UNCERTAIN (claims file Lemma 29: (29') is the DERIVED checkable "
                                          "form; the paper's display is lost)",
                     "pi here": "pi_s = max(0, pi_emp(W(s))) step by step (pi varying with the step)",
                     "evaluation": "float64: the slack times N_k^(p-1) as the sum of the per-step terms pi_s dN_s - dN_s "
@@ -231,7 +231,7 @@ def lemma_28(run, xp):
                                   "EQ29_DPS). The slack is second order in the step where pi_s ~ 0 (about 1e-15 "
                                   "relative at R0 = 10 ||W_mm||_p, eta = 1e-3): formed from differences of float64 "
                                   "iterates it sat at their rounding, which no precision applied afterwards could "
-                                  "decide (the INCONCLUSIVE of an earlier version)"},
+                                  "decide (the INCONCLUSIVE of an earlier version)"}),
 )
 def lemma_29_eq29(run, xp):
     return _slack(run, lambda tr, xp: _eq29(tr, run.eta, xp), xp, fast=lambda tr: _eq29_steps(tr, run.eta))
@@ -328,9 +328,9 @@ def _one(case, rng, size):
     "julistiono2024/lemma-29/rate", kind="asymptotic", source=f"{PAPER}, Appendix A.5, Lemma 29",
     statement=r"\bar D_k=O(1/N_k)\ (p>2),\ O(\log N_k/N_k)\ (p=2),\ O(1/N_k^{p-1})\ (1<p<2)",
     space=_long_space, path=K_PATH, sample=_one, probability=0.5, cost="expensive",
-    interpretation={**LONG, "provenance": "DERIVED-UNCERTAIN (claims file Lemma 29: the rate assumes pi_s <= C/N_s)",
+    reading=Reading(notes={**LONG, "provenance": "DERIVED-UNCERTAIN (claims file Lemma 29: the rate assumes pi_s <= C/N_s)",
                     "ratio": "bar D_K N_K^min(1, p-1) (divided by log N_K at p = 2), deterministic, the largest over "
-                             "the four runs; its trend along K is the implied constant's trend"},
+                             "the four runs; its trend along K is the implied constant's trend"}),
 )
 def lemma_29_rate(runs, R, xp):
     N, p = runs.N, runs.p
@@ -343,8 +343,8 @@ def lemma_29_rate(runs, R, xp):
     "julistiono2024/lemma-30/monotone", kind="inequality", source=f"{PAPER}, Appendix A.5, Lemma 30 (proof: the norm "
     "increases in the cone)", statement=r"\|W(k+1)\|_p\ge\|W(k)\|_p",
     space=_space, path=R_PATH, eventually=True, cost="expensive", margin=MARGIN,
-    interpretation={**RUN, "provenance": "DERIVED (Lemma 22 (ii) with Lemma 20's companion sign)",
-                    "check": "N_{k+1}^{p-1} - N_k^{p-1} >= 0 (non-decreasing; ||grad psi||_q = N^(p-1)) for k < K"},
+    reading=Reading(notes={**RUN, "provenance": "DERIVED (Lemma 22 (ii) with Lemma 20's companion sign)",
+                    "check": "N_{k+1}^{p-1} - N_k^{p-1} >= 0 (non-decreasing; ||grad psi||_q = N^(p-1)) for k < K"}),
 )
 def lemma_30_monotone(run, xp):
     def form(tr, xp):
@@ -360,12 +360,12 @@ def lemma_30_monotone(run, xp):
     statement=r"\|W(k)\|_p\to\infty,\ \text{quantitatively }\|W(k)\|_p\gtrsim c_2^{-1}\log k",
     space=_long_space, path={**K_PATH, "quick": [(250,), (500,), (1000,)]}, sample=_one, probability=0.5,
     cost="expensive", refutable=False,
-    interpretation={**LONG, "provenance": "DERIVED-UNCERTAIN (claims file Lemma 30: the log k form is the quantitative "
+    reading=Reading(notes={**LONG, "provenance": "DERIVED-UNCERTAIN (claims file Lemma 30: the log k form is the quantitative "
                                           "reading of 'the norm diverges')",
                     "ratio": "log K / N_K (bounded iff N_K >= c log K), the largest over the four runs; an Omega "
                              "claim seen along finite K: a rising trend is a witness, not a refutation (refutable=False)",
                     "K": "quick: K in {250, 500, 1000} (the norm grows from the start; no transient to pass); deep: "
-                         "1000-64000 as lemma-29/rate"},
+                         "1000-64000 as lemma-29/rate"}),
 )
 def lemma_30_log(runs, R, xp):
     return np.array([np.max(np.log(runs.K) / runs.N)])

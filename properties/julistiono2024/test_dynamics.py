@@ -9,7 +9,7 @@ from functools import cache
 
 import numpy as np
 
-from attncheck import Choice, Int, Slack, Space, claim
+from attncheck import Choice, Int, Reading, Slack, Space, claim
 from attncheck.papers.julistiono2024.data.mirror_descent import section_4_1
 from attncheck.papers.julistiono2024.models import att_svm as svm
 from attncheck.papers.julistiono2024.models import mirror_descent as md
@@ -51,11 +51,11 @@ SPACE = Space(seed=Int(0, 7), p=Choice(P_RUN), w=Int(0, 2 ** 31))
     "Lemmas 28-30) and Section 4.1", cost="expensive",
     statement=r"D_{\psi}(\bar W^{mm}_\alpha,\bar W(k))\to0\ \ (k\to\infty)",
     space=SPACE,
-    interpretation={**THEOREM, "check": "the fitted exponent of D(k) ~ k^b over k in [500, 2000] is negative (strict); "
+    reading=Reading(notes={**THEOREM, "check": "the fitted exponent of D(k) ~ k^b over k in [500, 2000] is negative (strict); "
                                         "the exponent is the evidence's slack. This is all that is checked: a negative "
                                         "least-squares slope of log D against log k in that window, not that D(k) "
                                         "reaches 0",
-                    "unchecked": "the limit D(k) -> 0 itself and k > 2000; p outside {1.75, 2, 3} (not drawn)"},
+                    "unchecked": "the limit D(k) -> 0 itself and k > 2000; p outside {1.75, 2, 3} (not drawn)"}),
 )
 def theorem_matched(v, xp):
     data, Ws, alpha = _run(v["seed"], v["p"], v["w"])
@@ -70,10 +70,10 @@ def theorem_matched(v, xp):
     "(q, p) pairs)", cost="expensive",
     statement=r"q\ne p:\ D_{\psi_p}(\bar W^{mm}_q,\bar W(k))\not\to0",
     space=SPACE,
-    interpretation={**THEOREM, "q": "both q in {1.75, 2, 3} other than p, with the run's alpha",
+    reading=Reading(notes={**THEOREM, "q": "both q in {1.75, 2, 3} other than p, with the run's alpha",
                     "check": "the limit D_psi_p(bar W_mm_q, bar W_mm_p) is positive and the divergence at k = 2000 "
                              "is at least half of it (the iterates' direction approaches bar W_mm_p, so "
-                             "D_psi_p(bar W_mm_q, bar W(k)) approaches this positive limit)"},
+                             "D_psi_p(bar W_mm_q, bar W(k)) approaches this positive limit)"}),
 )
 def theorem_mismatched(v, xp):
     data, Ws, alpha = _run(v["seed"], v["p"], v["w"])
@@ -128,7 +128,7 @@ class Scaled:
     statement=r"D_{\psi}(\bar W^{mm}_\alpha,\bar W(k))\to0\ \text{along }T\le256,\ d\le64,\ p\in(1,4]",
     space=lambda point: Space(build=lambda **v: Scaled(point, **v), seed=Int(0, 1), p=Choice(P_GRID)),
     path=TD_PATH,
-    interpretation={**THEOREM, "setting": "n = 6 samples, T tokens in R^d (Section 4.1's distribution), W(0) ~ N(0, 1), "
+    reading=Reading(notes={**THEOREM, "setting": "n = 6 samples, T tokens in R^d (Section 4.1's distribution), W(0) ~ N(0, 1), "
                                           "normalized ell_p mirror descent, eta = 0.1, K = 500 (deep: 1000) iterations, alpha = "
                                           "argmax of the final softmax; seeds 0-1",
                     "path": "(T, d) in {(8, 10), (16, 16)} (deep: (8, 10), (64, 32), (256, 64)); every path point "
@@ -137,7 +137,7 @@ class Scaled:
                     "check": "the fitted exponent of D(k) ~ k^b over the last three quarters of the run is negative "
                              "(strict); the ell_p-AttSVM's KKT residual (primal infeasibility, complementarity, dual "
                              "infeasibility) must be <= 1e-8 at every point, else the case stops with an error (ERROR "
-                             "verdict: the solver, not the theorem, failed)"},
+                             "verdict: the solver, not the theorem, failed)"}),
 )
 def theorem_scaling(run, xp):
     if not run.kkt <= KKT_MAX:  # the reference direction is not known to 1e-8: nothing can be concluded (ERROR)

@@ -11,7 +11,7 @@ what it can and mpmath (the evaluators run in both backends) decides the rest.
 """
 import numpy as np
 
-from attncheck import Choice, Int, Real, Slack, Space, claim, le
+from attncheck import Choice, Int, Reading, Real, Slack, Space, claim, le
 from attncheck.papers.julistiono2024.data.mirror_descent import section_4_1
 from attncheck.papers.julistiono2024.models import mirror_descent as md
 from attncheck.papers.julistiono2024.models.att_svm import reference_geometry
@@ -54,9 +54,9 @@ def _abs_inner(A, B, xp):
     "julistiono2024/lemma-16/main", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 16",
     statement=r"\frac1n\sum_i\ell(\max_t\gamma_{it})\le\mathcal L(W)\le\frac1n\sum_i\ell(\min_t\gamma_{it})",
     domain=att_cases(),
-    interpretation={**SETTING, "provenance": "DERIVED (high confidence; constants explicit). The appendix's 'bounded "
+    reading=Reading(notes={**SETTING, "provenance": "DERIVED (high confidence; constants explicit). The appendix's 'bounded "
                                              "above by ... below by ...' is about gamma_i^T s_i; the loss bounds come "
-                                             "in reversed order"},
+                                             "in reversed order"}),
 )
 def lemma_16(case, xp):
     data = _data(case)
@@ -74,7 +74,7 @@ def lemma_16(case, xp):
     statement=r"\nabla\mathcal L(W)=\frac1n\sum_i\ell'(\gamma_i^\top\mathbb S(h_i))\,X_i^\top\mathbb S'(h_i)\gamma_i z_i^\top,"
               r"\ \mathbb S'=\mathrm{diag}(\mathbb S)-\mathbb S\mathbb S^\top,\ h_i=X_iWz_i",
     domain=att_cases(),
-    interpretation={**SETTING, "provenance": "DERIVED (exact)",
+    reading=Reading(notes={**SETTING, "provenance": "DERIVED (exact)",
                     "reference": "the printed formula (S' formed densely) against the pairwise form "
                                  "1/2 sum s_t s_tau (gamma_t - gamma_tau)(x_t - x_tau) the models use: two forms of "
                                  "the same printed formula, so this claim does not check that the formula is the "
@@ -82,7 +82,7 @@ def lemma_16(case, xp):
                                  "tests/test_julistiono2024_models.py (both forms; one dataset n = 6, T = 8, d = 10, "
                                  "W at scales 0.1, 1, 5, rtol 1e-10)",
                     "tolerance": "entrywise, 1e-9 of the rounding scale of the dense formula "
-                                 "(1/n) sum_i |ell'_i| sum_t s_t (|gamma_t| + |gamma_i^T s_i|) |x_tj| |z_ik|"},
+                                 "(1/n) sum_i |ell'_i| sum_t s_t (|gamma_t| + |gamma_i^T s_i|) |x_tj| |z_ik|"}),
 )
 def lemma_17(case, xp):
     data = _data(case)
@@ -104,9 +104,9 @@ def lemma_17(case, xp):
     statement=r"\|\nabla\mathcal L(W)\|_F\le G=\tfrac12M\max_i\|X_i\|_2\|\gamma_i\|_2\|z_i\|_2,"
               r"\ M=\sup_{|u|\le\max|\gamma_{it}|}|\ell'(u)|",
     domain=att_cases(),
-    interpretation={**SETTING, "provenance": "DERIVED (explicit constant; lambda_max(S') <= 1/2). The paper's proof "
+    reading=Reading(notes={**SETTING, "provenance": "DERIVED (explicit constant; lambda_max(S') <= 1/2). The paper's proof "
                                              "bounds the entries of S' by 1 (they lie in [-1/4, 1/4]), a looser "
-                                             "constant that this one implies"},
+                                             "constant that this one implies"}),
 )
 def lemma_18(case, xp):
     data = _data(case)
@@ -134,7 +134,7 @@ GEOM_SPACE.build = _geom_case
     "julistiono2024/lemma-22/i", kind="inequality", source=f"{PAPER}, Appendix A.4, Lemma 22",
     statement=r"\|W(k+1)\|_p^{p-1}\ge\langle\nabla\psi(W(k)),\bar W^{mm}\rangle-\eta\langle\nabla\mathcal L(W(k)),\bar W^{mm}\rangle",
     space=GEOM_SPACE,
-    interpretation={**SETTING, "provenance": "DERIVED (two readings match the proof; this is (i), V = W^mm)",
+    reading=Reading(notes={**SETTING, "provenance": "DERIVED (two readings match the proof; this is (i), V = W^mm)",
                     "W_mm": "ell_p-AttSVM solution of the Section 4.1 dataset (seeds 0-3) with alpha_i = argmax_t "
                             "gamma_it, p in {1.1, 1.5, 1.75, 2, 2.5, 3, 4} (solved once per (seed, p), KKT <= 1e-13)",
                     "eta": "any eta in [1e-4, 1e2] (the step is an exact identity plus Hoelder: no size condition)",
@@ -142,7 +142,7 @@ GEOM_SPACE.build = _geom_case
                     "W": "W(k) = s G with s in [1e-3, 1e3] (log) and G Gaussian (no zero W, no exact zeros)",
                     "unchecked": "W(k) = 0, W(k) with exact zero entries and s outside [1e-3, 1e3]; datasets other "
                                  "than these four (other n, T, d); alpha other than the argmax; p in (1, 1.1), p > 4 and "
-                                 "p between the listed values; eta outside [1e-4, 1e2] (none of these is drawn)"},
+                                 "p between the listed values; eta outside [1e-4, 1e2] (none of these is drawn)"}),
 )
 def lemma_22_i(case, xp):
     data, p = _data(case), case.p
@@ -159,13 +159,13 @@ def lemma_22_i(case, xp):
     "julistiono2024/lemma-22/ii", kind="inequality", source=f"{PAPER}, Appendix A.4, Lemma 22",
     statement=r"\|W(k+1)\|_p^{p-1}\ge\|W(k)\|_p^{p-1}-\eta\langle\nabla\mathcal L(W(k)),W(k)\rangle/\|W(k)\|_p",
     domain=STEP_CASES.filter(lambda c: np.any(c.W)),
-    interpretation={**STEP, "provenance": "DERIVED (two readings match the proof; this is (ii), V = W(k) != 0)",
+    reading=Reading(notes={**STEP, "provenance": "DERIVED (two readings match the proof; this is (ii), V = W(k) != 0)",
                     "eta": "any eta in [1e-4, 1e2]",
                     "evaluation": "both sides through z = grad psi(W(k+1)) = grad psi(W(k)) - eta grad L(W(k)), the "
                                   "step's definition: ||W(k+1)||_p^(p-1) = ||z||_q and the right side = <z, W(k)> / "
                                   "||W(k)||_p (exact identities, <grad psi(W), W> = ||W||_p^p). At d = 1 a step that "
                                   "keeps the sign of W makes the two sides equal; this form computes that tie as an "
-                                  "exact 0, which the round trip through W(k+1) left undecided at 240 digits"},
+                                  "exact 0, which the round trip through W(k+1) left undecided at 240 digits"}),
 )
 def lemma_22_ii(case, xp):
     z = md.mirror_map(case.W, case.p, xp) - case.eta * md.grad(_data(case), case.W, xp=xp)  # grad psi(W(k+1))
@@ -189,8 +189,8 @@ IDENTITY_TOL = ("1e-9 of the rounding scale: the magnitudes of the terms of each
     "julistiono2024/lemma-23/part-1", kind="identity", source=f"{PAPER}, Appendix A.4, Lemma 23 (Azizan-Hassibi / Sun "
     "et al.)", statement=r"D_\psi(W,W(k+1))=D_\psi(W,W(k))+\eta\langle\nabla\mathcal L(W(k)),W-W(k)\rangle+D_\psi(W(k),W(k+1))",
     domain=STEP_CASES,
-    interpretation={**STEP, "provenance": "DERIVED (exact)", "comparison point": "W = the case's V (any matrix)",
-                    "tolerance": IDENTITY_TOL},
+    reading=Reading(notes={**STEP, "provenance": "DERIVED (exact)", "comparison point": "W = the case's V (any matrix)",
+                    "tolerance": IDENTITY_TOL}),
 )
 def lemma_23_1(case, xp):
     data, p, W, Wk = _data(case), case.p, xp.asarray(case.V), xp.asarray(case.W)
@@ -207,8 +207,8 @@ def lemma_23_1(case, xp):
     "julistiono2024/lemma-23/part-2", kind="identity", source=f"{PAPER}, Appendix A.4, Lemma 23",
     statement=r"D_\psi(W,W(k+1))=D_\psi(W,W(k))+\eta\langle\nabla\mathcal L(W(k)),W-W(k+1)\rangle-D_\psi(W(k+1),W(k))",
     domain=STEP_CASES,
-    interpretation={**STEP, "provenance": "DERIVED (exact)", "comparison point": "W = the case's V (any matrix)",
-                    "tolerance": IDENTITY_TOL},
+    reading=Reading(notes={**STEP, "provenance": "DERIVED (exact)", "comparison point": "W = the case's V (any matrix)",
+                    "tolerance": IDENTITY_TOL}),
 )
 def lemma_23_2(case, xp):
     data, p, W, Wk = _data(case), case.p, xp.asarray(case.V), xp.asarray(case.W)
@@ -226,11 +226,11 @@ def lemma_23_2(case, xp):
     "missing from the text)",
     statement=r"-\eta\langle\nabla\mathcal L(W(k)),W(k)\rangle=(p-1)[\psi(W(k+1))-\psi(W(k))]-D_\psi(W(k),W(k+1))",
     domain=STEP_CASES,
-    interpretation={**STEP, "provenance": "MISSING (the statement was dropped by extraction); this is DERIVED "
+    reading=Reading(notes={**STEP, "provenance": "MISSING (the statement was dropped by extraction); this is DERIVED "
                                              "candidate (a), exact. Candidate (b) is lemma-24/descent, candidate (c) "
                                              "is lemma-14/form-b",
                     "tolerance": "1e-9 of the rounding scale (|terms| of D_psi, (p-1)(psi(W(k+1)) + psi(W(k))), "
-                                 "eta |<grad L|, |W(k)|>)"},
+                                 "eta |<grad L|, |W(k)|>)"}),
 )
 def lemma_25_a(case, xp):
     data, p, Wk = _data(case), case.p, xp.asarray(case.W)
@@ -250,9 +250,9 @@ def lemma_25_a(case, xp):
     "julistiono2024/lemma-24/identity", kind="identity", source=f"{PAPER}, Appendix A.4, Lemma 24",
     statement=r"\mathcal L(W(k+1))=\mathcal L(W(k))-\tfrac1\eta D_\psi(W(k),W(k+1))-\tfrac1\eta D_{\psi-\eta\mathcal L}(W(k+1),W(k))",
     domain=STEP_CASES,
-    interpretation={**STEP, "provenance": "DERIVED (exact identity behind the descent lemma)",
+    reading=Reading(notes={**STEP, "provenance": "DERIVED (exact identity behind the descent lemma)",
                     "tolerance": "1e-9 of eta times the rounding scale (|L| terms, the divergences' terms, "
-                                 "eta |<grad L|, |W(k+1) - W(k)|>)"},
+                                 "eta |<grad L|, |W(k+1) - W(k)|>)"}),
 )
 def lemma_24_identity(case, xp):
     data, p, eta, Wk = _data(case), case.p, case.eta, xp.asarray(case.W)
@@ -275,7 +275,7 @@ ETA_PATH = {"quick": [1e-2, 1.0, 1e2, 1e4, 1e6], "deep": [1e-2, 1e-1, 1.0, 10.0,
               r"\ (\text{so }\mathcal L(W(k+1))\le\mathcal L(W(k)))",
     domain=lambda inv_eta: att_cases(p_lo=1.1, p_hi=6.0, eta_lo=1 / inv_eta, eta_hi=1 / inv_eta, scale_hi=10.0),
     path=ETA_PATH, eventually=True,
-    interpretation={**SETTING, "provenance": "DERIVED ('small enough' is local: psi - eta L convex along the step)",
+    reading=Reading(notes={**SETTING, "provenance": "DERIVED ('small enough' is local: psi - eta L convex along the step)",
                     "path": "the path variable is 1/eta (eta = 1e2 down to 1e-6 in quick, 1e-7 in deep); 'for eta "
                             "small enough' is judged at the end of the path (eventually)",
                     "W": "W(k) = s G with s in {0} u [1e-3, 10] (log) and G Gaussian, 30% exact zeros half the time",
@@ -284,7 +284,7 @@ ETA_PATH = {"quick": [1e-2, 1.0, 1e2, 1e4, 1e6], "deep": [1e-2, 1e-1, 1.0, 10.0,
                     "unchecked": "p in (1, 1.1] and s > 10, where the admissible eta shrinks to 0 with the curvature "
                                  "(p-1)|w|^(p-2) of psi, so no fixed path point covers every case; p > 6 (not drawn: "
                                  "the claims file's hint range is (1, 6]); eta below the path's end (1e-6 quick, 1e-7 "
-                                 "deep)"},
+                                 "deep)"}),
 )
 def lemma_24_descent(case, xp):
     data, p, eta, Wk = _data(case), case.p, case.eta, xp.asarray(case.W)
@@ -314,12 +314,12 @@ L4 = {**STEP, "provenance": "DERIVED-UNCERTAIN (the exact final form is unknown;
 @claim(
     "julistiono2024/lemma-4/part-i", kind="inequality", source=f"{PAPER}, main body Lemma 4 (proof in A.5)",
     statement=r"\|W(k+1)\|_p^{p-1}-\|W(k)\|_p^{p-1}\le\eta\|\nabla\mathcal L(W(k))\|_q\le\eta G_q",
-    domain=STEP_CASES, interpretation={**L4, "evaluation": "through the exact identity ||W||_p^(p-1) = "
+    domain=STEP_CASES, reading=Reading(notes={**L4, "evaluation": "through the exact identity ||W||_p^(p-1) = "
     "||grad psi(W)||_q: ||W(k+1)||_p^(p-1) = ||theta||_q with theta = grad psi(W(k)) - eta grad L(W(k)) (the "
     "update's mirror image) and eta ||grad L||_q = ||eta grad L||_q, so the slack is ||theta_0||_q + ||eta G||_q - "
     "||theta_0 - eta G||_q. Its exact ties (theta_0 a non-negative multiple of -eta G: W(k) = 0, or d = 1 with "
     "sign(W) = -sign(G)) then evaluate to exactly 0 in float64 and in mpmath (rounding is sign-symmetric), so they "
-    "are decided as equalities, not left undecided"},
+    "are decided as equalities, not left undecided"}),
 )
 def lemma_4_i(case, xp):
     G = md.grad(_data(case), case.W, xp=xp)
@@ -333,14 +333,14 @@ def lemma_4_i(case, xp):
     "julistiono2024/lemma-4/part-ii", kind="inequality", source=f"{PAPER}, main body Lemma 4 (proof in A.5)",
     statement=r"p\ge2:\ \|W(k+1)\|_p-\|W(k)\|_p\le(\eta G_q)^{1/(p-1)}",
     domain=att_cases(p_lo=2.0, scale_hi=30.0).filter(lambda c: c.p >= 2 and np.any(c.W)),
-    interpretation={**L4, "p": "p in (2, 6] (att_cases(p_lo=2): the values 2.5, 3, 4 of P_STANDARD, 6 and uniform "
+    reading=Reading(notes={**L4, "p": "p in (2, 6] (att_cases(p_lo=2): the values 2.5, 3, 4 of P_STANDARD, 6 and uniform "
                                "draws)",
                     "W = 0": "W(k) = 0 is the equality case (||W(k+1)||_p = (eta ||grad L(0)||_q)^(1/(p-1)) exactly); "
                              "the domain filters it out, so it is unchecked here (part-i keeps W = 0 and decides that "
                              "tie exactly)",
                     "unchecked": "p = 2, the statement's boundary (not drawn: att_cases opens its lower end); p > 6 "
                                  "(not drawn: the claims file's hint range is (1, 6]); W(k) = 0; eta outside "
-                                 "[1e-4, 1e2]: not drawn"},
+                                 "[1e-4, 1e2]: not drawn"}),
 )
 def lemma_4_ii(case, xp):
     N0, N1, gq = _increments(case, xp)
@@ -352,9 +352,9 @@ def lemma_4_ii(case, xp):
     "julistiono2024/lemma-4/part-iii", kind="inequality", source=f"{PAPER}, main body Lemma 4 (proof in A.5)",
     statement=r"1<p<2:\ \|W(k+1)\|_p-\|W(k)\|_p\le\frac{\eta G_q}{p-1}\max(\|W(k+1)\|_p,\|W(k)\|_p)^{2-p}",
     domain=att_cases(p_lo=1.1, p_hi=2.0, scale_hi=30.0).filter(lambda c: c.p < 2),
-    interpretation={**L4, "p": "p in (1.1, 2) (att_cases: the values 1.5, 1.75 of P_STANDARD and uniform draws)",
+    reading=Reading(notes={**L4, "p": "p in (1.1, 2) (att_cases: the values 1.5, 1.75 of P_STANDARD and uniform draws)",
                     "unchecked": "p in (1, 1.1]: not drawn (the range is open at 1.1, the experiments' smallest "
-                                 "exponent); eta outside [1e-4, 1e2]: not drawn"},
+                                 "exponent); eta outside [1e-4, 1e2]: not drawn"}),
 )
 def lemma_4_iii(case, xp):
     N0, N1, gq = _increments(case, xp)
