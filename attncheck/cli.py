@@ -68,6 +68,9 @@ def cmd_list(args) -> int:
     for c in claims:
         print(f"{c.id:<{w}}  {c.kind.value:<13}  {c.source}")
     print(f"{len(claims)} claims")
+    for key, info in session.papers_of({"paper": c.paper} for c in claims).items():
+        n = sum(c.paper == key for c in claims)
+        print(f"  {key}: {n} claims; {info['title']}" + (f" (arXiv {info['arxiv']})" if info["arxiv"] else ""))
     return 0
 
 
@@ -225,7 +228,7 @@ def _report_dask(client, args, stage) -> tuple[int, dict]:
     print("\n".join(labels.table(master)))
     status = staging.Status(True)
     meta = {"profile": args.profile, "seed": args.seed, "scale": args.scale, "workers": args.scheduler,
-            "run": status.to_json()}
+            "run": status.to_json(), "papers": session.papers_of(got.values())}
     report.write(stage.path, [got[(args.seed, c.id)] for c in claims], meta)
     if len(seeds) > 1:
         _replicate(stage.path / "results.json", {s: {c.id: got[(s, c.id)] for c in claims} for s in seeds},
@@ -234,8 +237,13 @@ def _report_dask(client, args, stage) -> tuple[int, dict]:
 
 
 def cmd_experiments(args) -> int:
+    from attncheck import papers
     from attncheck.run import experiments
 
+    known = papers.registry()
+    unknown = [k for k in args.paper or () if k not in known]
+    if unknown:
+        fail(f"no paper {', '.join(map(repr, unknown))}; papers: {', '.join(known)}")
     old = Path(args.out) / "experiments.json"
     if old.is_file() and not args.replace:
         old_prof = {x.get("profile") for x in json.loads(old.read_text()).get("experiments", [])}
@@ -247,7 +255,12 @@ def cmd_experiments(args) -> int:
     except staging.OutputError as e:
         fail(str(e))
     try:
-        experiments.run_all(args.profile, stage.path, args.seed, progress=lambda m: print(m, flush=True))
+        keep = []
+        if args.paper and (stage.path / "experiments.json").is_file():  # the other papers' entries stay
+            keep = [x for x in json.loads((stage.path / "experiments.json").read_text())["experiments"]
+                    if x["id"].split("-")[0] not in args.paper]
+        experiments.run_all(args.profile, stage.path, args.seed, progress=lambda m: print(m, flush=True),
+                            runners=experiments.all_runners(args.paper), keep=keep)
         if (stage.path / "results.json").exists():
             report.write_summary(stage.path)
         stage.mark(staging.Status(True))
@@ -321,6 +334,8 @@ def parser() -> argparse.ArgumentParser:
     common(sp, claims=False)
     sp.add_argument("--out", default="reports")
     sp.add_argument("--replace", action="store_true", help="let quick experiments replace deep ones")
+    sp.add_argument("--paper", action="append", default=None, metavar="KEY",
+                    help="only this paper's experiments (repeatable; the others' entries in --out are kept)")
     sp.set_defaults(func=cmd_experiments)
 
     sp = sub.add_parser("bench", help="benchmark: suite wall time, Monte Carlo throughput, escalation share; "
@@ -328,8 +343,8 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("-n", "--workers", default="auto", help="processes (default: all cores)")
     sp.add_argument("--power", action="store_true",
                     help="measure power and false refutations on the planted suite instead")
-    sp.add_argument("--planted", default=str(REPO / "tests" / "planted_power.py"),
-                    help="planted suite file (default: tests/planted_power.py)")
+    sp.add_argument("--planted", default=str(REPO / "tests" / "support" / "planted_power.py"),
+                    help="planted suite file (default: tests/support/planted_power.py)")
     sp.add_argument("--seeds", type=int, default=20, help="master seeds 0..K-1 (default 20)")
     sp.add_argument("--profiles", nargs="+", default=["quick", "deep"], choices=sorted(PROFILES))
     sp.add_argument("--json", default=None, help="also write the rows to this file")

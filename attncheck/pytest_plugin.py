@@ -23,7 +23,8 @@ from attncheck.core.claims import ID_PATTERN, REGISTRY, Claim, Verdict
 from attncheck.core.profiles import PROFILES, get_profile
 from attncheck.report import labels
 from attncheck.report import writer as report
-from attncheck.run import schedule, session, staging
+from attncheck.run import schedule, staging
+from attncheck.run import session as run_session
 
 _KEY = "attncheck"
 _CLAIM_NODEID = re.compile(r"::(" + ID_PATTERN.pattern.strip("^$") + r")$")
@@ -33,8 +34,8 @@ def pytest_addoption(parser):
     g = parser.getgroup("attncheck", "attncheck claim verification")
     g.addoption("--attncheck-profile", default="quick", choices=sorted(PROFILES),
                 help="budget profile: quick (CI default) or deep (reports)")
-    g.addoption("--attncheck-seed", type=session.parse_seed, default=0, help="master seed >= 0 (default 0: reproducible)")
-    g.addoption("--attncheck-scale", type=session.parse_scale, default=1.0,
+    g.addoption("--attncheck-seed", type=run_session.parse_seed, default=0, help="master seed >= 0 (default 0: reproducible)")
+    g.addoption("--attncheck-scale", type=run_session.parse_scale, default=1.0,
                 help="multiply every search budget (cases, corners, optimizer evaluations) by this factor")
     g.addoption("--attncheck-fresh", action="store_true",
                 help="draw a fresh random master seed (printed and recorded in the report)")
@@ -144,13 +145,13 @@ class ClaimItem(pytest.Item):
     def runtest(self):
         opt = self.config.getoption
         prof = get_profile(opt("attncheck_profile"), opt("attncheck_scale"))
-        rec = session.run_claim(self.claim, prof, opt("attncheck_seed"), session.n_random(REGISTRY))
+        rec = run_session.run_claim(self.claim, prof, opt("attncheck_seed"), run_session.n_random(REGISTRY))
         self.user_properties.append((_KEY, json.dumps(rec)))
         if self.config.attncheck_figures:  # drawn here, in parallel with the other workers' claims
             from attncheck.report import figures
 
             figures.claim_figure(rec, self.config.attncheck_figures)
-        text = session.failure_text(rec)
+        text = run_session.failure_text(rec)
         if text:
             raise ClaimFailed(text)
         if rec["verdict"] == Verdict.ERRATUM.value:
@@ -257,7 +258,8 @@ class _Controller:
         status = self.status(session, exitstatus)
         opt = self.config.getoption
         meta = {"profile": opt("attncheck_profile"), "seed": opt("attncheck_seed"), "scale": opt("attncheck_scale"),
-                "workers": opt("numprocesses", None), "run": status.to_json()}
+                "workers": opt("numprocesses", None), "run": status.to_json(),
+                "papers": run_session.papers_of(self.records.values())}
         t0 = time.perf_counter()
         try:
             report.write(self.stage.path, list(self.records.values()), meta,

@@ -99,7 +99,7 @@ def failed_evaluation(e: EvaluationFailed) -> dict:
 
 
 def record(claim: Claim, verdict: Verdict, evidence: dict) -> dict:
-    """A claim's entry in results.json (schema attncheck-results/1)."""
+    """A claim's entry in results.json (:class:`attncheck.core.record.ClaimRecord`)."""
     return {
         "id": claim.id, "paper": claim.paper, "label": claim.label, "part": claim.part,
         "kind": claim.kind.value, "relation": claim.relation if claim.kind.random else None,

@@ -13,12 +13,13 @@ from attncheck.report.labels import natural_key
 COLUMNS = ("CERTIFIED", "HOLDS", "HOLDS confirmed", "HOLDS not refuted", "ERRATUM", "REFUTED", "INCONCLUSIVE",
            "ERROR")
 
-PAPERS = {
-    "deng2023": "Why softmax attention outperforms linear attention (arXiv 2310.11685)",
-    "bombari2024": "Word sensitivity of attention layers via random features",
-    "julistiono2024": "Mirror descent for attention (arXiv 2410.14581)",
-    "goel2026": "Preconditioned gradient descent for softmax self-attention (arXiv 2603.01514)",
-}
+def paper_title(doc: dict, paper: str) -> str:
+    """"Title (arXiv id)" of a paper as results.json describes it; the key for a paper it does not describe."""
+    info = doc.get("papers", {}).get(paper)
+    if not info:
+        return paper
+    return info["title"] + (f" (arXiv {info['arxiv']})" if info.get("arxiv") else "")
+
 
 def column(rec: dict) -> str:
     """The headline column of a record: its verdict, with a probabilistic HOLDS split by strength."""

@@ -218,7 +218,7 @@ def _experiments(paper: str, exps: dict | None) -> list[str]:
 
 
 def paper_page(paper: str, recs: list[dict], doc: dict, exps: dict | None, out: Path) -> str:
-    title = g.PAPERS.get(paper, paper)
+    title = g.paper_title(doc, paper)
     body = ["<nav><a href='index.html'>all papers</a> · <a href='summary.md'>summary.md</a> · "
             "<a href='results.json'>results.json</a></nav>",
             f"<h1>{e(paper)}: {e(title)}</h1>", *_run_info(doc), *replicates.html_flags(recs), *_headline(paper, recs),
@@ -236,7 +236,7 @@ def index_page(doc: dict, exps: dict | None) -> str:
                             for r in recs if g.is_main_theorem(r))
         fams = g.errata_families(recs)
         errata = f"<a href='{paper}.html#errata'>{len(fams)} lemmas</a>" if fams else "none"
-        rows.append(f"<tr><td><a href='{paper}.html'>{e(paper)}</a><br><small>{e(g.PAPERS.get(paper, ''))}</small>"
+        rows.append(f"<tr><td><a href='{paper}.html'>{e(paper)}</a><br><small>{e(g.paper_title(doc, paper))}</small>"
                     f"</td><td>{len(recs)}</td>" + "".join(f"<td class='{k.split()[0]}'>{c[k] or ''}</td>"
                                                           for k in g.COLUMNS)
                     + f"<td>{mains or '-'}</td><td>{errata}</td></tr>")

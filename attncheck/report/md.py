@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from attncheck.report import groups as g
 from attncheck.report import replicates
-from attncheck.report.labels import verdict_label
+from attncheck.report.labels import VERDICTS, verdict_label
 
 
 def header(doc: dict) -> list[str]:
@@ -71,3 +71,13 @@ def summary(doc: dict, exps: dict | None) -> str:
 def _short(text: str, limit: int = 220) -> str:
     text = " ".join(str(text).split()).replace("|", "\\|")
     return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " ..."
+
+
+def verdict_tables(doc: dict) -> str:
+    """One table of verdict counts per paper (the README's "What it found", between its markers)."""
+    out = []
+    for paper, recs in g.by_paper(doc["claims"]).items():
+        counts = {v: sum(r["verdict"] == v for r in recs) for v in VERDICTS}
+        out += [f"**{paper}** — {g.paper_title(doc, paper)}", "", "| verdict | claims |", "| --- | ---: |",
+                *(f"| {v} | {n} |" for v, n in counts.items() if n), ""]
+    return "\n".join(out).rstrip() + "\n"

@@ -1,4 +1,4 @@
-"""Writing a report: results.json (schema attncheck-results/1), the figures, summary.md and the HTML pages."""
+"""Writing a report: results.json (:mod:`attncheck.core.record`), the figures, summary.md and the HTML pages."""
 from __future__ import annotations
 
 import datetime as _dt
@@ -9,9 +9,9 @@ import subprocess
 from importlib import metadata
 from pathlib import Path
 
+from attncheck.core.record import SCHEMA
 from attncheck.report.labels import natural_key
 
-SCHEMA = "attncheck-results/1"
 PACKAGES = ("attncheck", "numpy", "scipy", "hypothesis", "mpmath", "torch", "python-flint", "matplotlib", "pytest",
             "pytest-xdist", "latex2mathml", "tqdm")
 CONSTRAINTS = "constraints.txt"
@@ -81,6 +81,7 @@ def write(out_dir, records: list[dict], meta: dict, keep_experiments_from=None) 
         "seeds": {"master": meta.get("seed"), "profile": meta.get("profile"),
                   "derivation": "Hypothesis seed = crc32(master, claim id, path point); Monte Carlo "
                                 "generator = SeedSequence([master, crc32(claim id), crc32(repr(case))])"},
+        "papers": meta.get("papers", {}),
         "claims": sorted(records, key=lambda r: natural_key(r["id"])),
     }
     (out / "results.json").write_text(json.dumps(doc, indent=1) + "\n")

@@ -11,8 +11,10 @@ from pathlib import Path
 from attncheck import papers
 
 
-def _modules() -> list:
-    return [m for m in map(papers.experiments_module, papers.registry().values()) if m is not None]
+def _modules(keys=None) -> list:
+    known = papers.registry()
+    chosen = known.values() if keys is None else [known[k] for k in keys]
+    return [m for m in map(papers.experiments_module, chosen) if m is not None]
 
 
 def descriptions() -> dict:
@@ -20,22 +22,22 @@ def descriptions() -> dict:
     return {key: value for mod in _modules() for key, value in mod.DESCRIPTIONS.items()}
 
 
-def all_runners() -> list:
+def all_runners(keys=None) -> list:
     """One runner per paper: (profile, out_dir, seed, progress) -> experiment entries, each
     {"id", "title", "description", "figures" (paths relative to out_dir), "notes", "profile", "seed", "data",
     "verdict"}; a runner seeds its own generator from ``seed``; "verdict" ({"agreement": "agrees" | "partly" |
     "disagrees", "details": [...]}, see :mod:`attncheck.core.agreement`) says whether the reproduction shows
-    what the paper's figure shows."""
-    return [mod.entries for mod in _modules()]
+    what the paper's figure shows. ``keys``: only these papers' (default: every registered paper's)."""
+    return [mod.entries for mod in _modules(keys)]
 
 
-def run_all(profile: str, out_dir, seed: int = 0, progress=print, runners=None) -> Path:
-    """Run every experiment (of ``runners``, default every paper's), write figures and experiments.json; return
-    the JSON path."""
+def run_all(profile: str, out_dir, seed: int = 0, progress=print, runners=None, keep=()) -> Path:
+    """Run every experiment (of ``runners``, default every paper's), write figures and experiments.json (after the
+    entries in ``keep``, other papers' entries carried over); return the JSON path."""
     out = Path(out_dir)
     (out / "figures").mkdir(parents=True, exist_ok=True)
     entries = [e for runner in (all_runners() if runners is None else runners) for e in runner(profile, out, seed, progress)]
-    doc = {"experiments": entries}
+    doc = {"experiments": [*keep, *entries]}
     path = out / "experiments.json"
     path.write_text(json.dumps(doc, indent=1) + "\n")
     return path

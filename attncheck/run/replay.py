@@ -28,12 +28,13 @@ def _shown(path: Path) -> str:
 
 
 def command(claim, profile: str, seed: int, scale: float = 1.0) -> str:
-    """``attncheck check ID ...``, with ``--claims FILE`` when the claim is not in ./properties."""
+    """``attncheck check ID ...``, with ``--claims FILE`` when the claim is not under ./properties."""
     parts = ["attncheck", "check", claim.id, "--profile", profile]
     if scale != 1.0:
         parts += ["--scale", f"{scale:g}"]
     parts += ["--seed", str(seed)]
     f = claims_file(claim)
-    if f is not None and f.parent not in (default_properties().resolve(), (REPO / "properties").resolve()):
+    defaults = {default_properties().resolve(), (REPO / "properties").resolve()}
+    if f is not None and not defaults & set(f.parents):
         parts += ["--claims", _shown(f)]
     return " ".join(shlex.quote(p) for p in parts)

@@ -7,8 +7,9 @@ import warnings
 
 from threadpoolctl import threadpool_limits
 
-from attncheck import certify, engine
+from attncheck import certify, engine, papers
 from attncheck.core.claims import Claim, Verdict
+from attncheck.core.paper import Paper
 from attncheck.core.profiles import Profile, get_profile
 from attncheck.report import labels
 from attncheck.run import replay, schedule
@@ -31,6 +32,14 @@ def run_claim(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_r
         rec = engine.run(claim, profile, seed, n_random_claims, progress=progress, stages=(certify.stage,))
     rec["evidence"]["replay"] = replay.command(claim, profile.name, seed, profile.scale)
     return rec
+
+
+def papers_of(records) -> dict:
+    """The papers of these records as results.json describes them: a registered paper's PAPER record, else its key
+    as title (a user's own claims)."""
+    known = papers.registry()
+    return {key: known[key].to_json() if key in known else Paper(key, key).to_json()
+            for key in sorted({r["paper"] for r in records})}
 
 
 def failure_text(rec: dict) -> str | None:

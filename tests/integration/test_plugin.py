@@ -6,38 +6,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from user_claims import USER_FILE
 
-USER_FILE = textwrap.dedent('''
-    import numpy as np
-    from hypothesis import strategies as st
-    from attncheck import Erratum, Reading, claim, ge, le, lt
-
-    @claim("mine/fact-1/true", kind="inequality", statement="x^2 >= 0", source="user",
-           domain=st.floats(-1e3, 1e3))
-    def square_nonnegative(x, xp):
-        x = xp.asarray(x)
-        return ge(x * x, 0.0 * x, xp)
-
-    @claim("mine/fact-1/false", kind="inequality", statement="x <= 1/2 on [0, 1]", source="user",
-           domain=st.floats(0, 1))
-    def half(x, xp):
-        return le(xp.asarray(x), 0.5, xp)
-
-    @claim("mine/fact-2/coin", kind="probabilistic", statement="Pr[heads] >= 0.5", source="user",
-           domain=st.just(0.5), sample=lambda c, rng, size: rng.random(size), probability=0.5)
-    def coin(p, u, xp):
-        return lt(xp.asarray(u), p, xp)
-
-    @claim("mine/fact-3/stated", kind="inequality", statement="x <= 0.9 on [0, 1]", source="user",
-           domain=st.floats(0, 1), erratum=Erratum("mine/fact-3/corrected", "holds on [0, 0.9] only"))
-    def stated(x, xp):
-        return le(xp.asarray(x), 0.9, xp)
-
-    @claim("mine/fact-3/corrected", kind="inequality", statement="x <= 0.9 on [0, 0.9]", source="user",
-           domain=st.floats(0, 0.9))
-    def corrected(x, xp):
-        return le(xp.asarray(x), 0.9, xp)
-''')
+from attncheck.core import record
 
 
 def _pytest(tmp_path, *args, name="my_claims.py", text=USER_FILE):
@@ -71,8 +42,9 @@ def test_user_file_verdicts_exit_status_and_counterexample(tmp_path):
 def test_results_json_schema(tmp_path):
     _pytest(tmp_path, "-n", "0", "--attncheck-report", str(tmp_path / "rep"))
     doc, recs = _records(tmp_path / "rep")
-    assert doc["schema"] == "attncheck-results/1"
-    assert set(doc) == {"schema", "generated", "versions", "constraints", "run", "seeds", "claims"}
+    assert doc["schema"] == "attncheck-results/2"
+    assert set(doc) == {"schema", "generated", "versions", "constraints", "run", "seeds", "papers", "claims"}
+    record.validate(doc)
     assert doc["run"] == {"complete": True, "reason": None}
     assert doc["seeds"]["master"] == 0 and doc["versions"]["numpy"]
     keys = {"id", "paper", "label", "part", "kind", "statement", "source", "reading", "verdict",
@@ -137,7 +109,7 @@ def test_bad_claim_declarations_fail_clearly(tmp_path, bad, message):
 
 
 def _example(doc: str, heading: str) -> str:
-    text = (Path(__file__).parent.parent / doc).read_text()
+    text = (Path(__file__).resolve().parents[2] / doc).read_text()
     section = text[text.index(heading):]
     code = section[section.index("```python") + len("```python"):]
     return code[:code.index("```")]

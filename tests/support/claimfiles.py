@@ -4,7 +4,7 @@ from pathlib import Path
 
 from attncheck.run import loader
 
-PROPERTIES = Path(__file__).resolve().parent.parent / "properties"
+PROPERTIES = Path(__file__).resolve().parents[2] / "properties"
 
 
 def module(paper: str, stem: str):

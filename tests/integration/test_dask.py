@@ -13,7 +13,9 @@ distributed = pytest.importorskip("distributed")  # .ci/run installs the dask ex
 from attncheck.report import writer as report  # noqa: E402
 from attncheck.run import cluster, replication  # noqa: E402
 
-HERE = Path(__file__).parent
+pytestmark = pytest.mark.dask
+
+HERE = Path(__file__).resolve().parents[1] / "support"
 CLAIMS = HERE / "dask_claims.py"
 VERDICTS = {"dask/fact-1/true": "HOLDS", "dask/fact-1/false": "REFUTED", "dask/coin/true": "HOLDS",
             "dask/coin/false": "REFUTED", "dask/fact-3/stated": "ERRATUM", "dask/fact-3/corrected": "HOLDS"}

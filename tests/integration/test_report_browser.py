@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from browser import Browser, chromium_binary
 
-REPORTS = Path(__file__).resolve().parent.parent / "reports"
+REPORTS = Path(__file__).resolve().parents[2] / "reports"
 
-pytestmark = pytest.mark.skipif(chromium_binary() is None, reason="chromium is not installed")
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(chromium_binary() is None, reason="chromium is not installed")]
 
 
 @pytest.fixture(scope="module")

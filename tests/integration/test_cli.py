@@ -4,7 +4,7 @@ import subprocess
 import sys
 
 import pytest
-from test_plugin import USER_FILE
+from user_claims import USER_FILE
 
 
 def _cli(*args, cwd=None):

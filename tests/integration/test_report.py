@@ -82,7 +82,7 @@ def test_unchecked_parts_are_shown_on_the_claim_and_counted_per_paper(tmp_path):
                                                                    ["n > 10^9"]]
     assert g.scope_text(recs).startswith("2 of the 3 HOLDS and CERTIFIED claims")  # a REFUTED is not counted
     assert "(parts by reason: beyond the path 1, not drawn 1, out of float range 1)" in g.scope_text(recs)
-    doc = {"schema": "attncheck-results/1", "generated": "now", "versions": {}, "seeds": {"profile": "quick",
+    doc = {"schema": "attncheck-results/2", "generated": "now", "versions": {}, "seeds": {"profile": "quick",
                                                                                           "master": 0},
            "claims": recs}
     page = report_html.paper_page("p", recs, doc, None, tmp_path)
@@ -100,7 +100,7 @@ def test_committed_report_renders_short_summary_and_pages(tmp_path):
     from attncheck.report import html as report_html
     from attncheck.report import md as report_md
 
-    reports = Path(__file__).resolve().parent.parent / "reports"
+    reports = Path(__file__).resolve().parents[2] / "reports"
     doc = json.loads((reports / "results.json").read_text())
     exps = json.loads((reports / "experiments.json").read_text())
     md = report_md.summary(doc, exps)
@@ -137,7 +137,7 @@ def test_gitignore_lists_no_tracked_file():
     import subprocess
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     res = subprocess.run(["git", "ls-files", "--cached", "--ignored", "--exclude-standard"], cwd=root,
                          capture_output=True, text=True)
     if res.returncode != 0:

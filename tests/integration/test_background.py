@@ -11,7 +11,7 @@ from attncheck import cli
 from attncheck.run import experiments
 from attncheck.run.background import Experiments
 
-CLAIMS = Path(__file__).parent / "dask_claims.py"
+CLAIMS = Path(__file__).resolve().parents[1] / "support" / "dask_claims.py"
 
 
 def test_the_child_runs_the_experiments_and_its_files_move_into_the_report(tmp_path):

@@ -1,0 +1,34 @@
+"""A user's own claims file, outside the repository, as the integration tests write it."""
+import textwrap
+
+USER_FILE = textwrap.dedent('''
+    import numpy as np
+    from hypothesis import strategies as st
+    from attncheck import Erratum, Reading, claim, ge, le, lt
+
+    @claim("mine/fact-1/true", kind="inequality", statement="x^2 >= 0", source="user",
+           domain=st.floats(-1e3, 1e3))
+    def square_nonnegative(x, xp):
+        x = xp.asarray(x)
+        return ge(x * x, 0.0 * x, xp)
+
+    @claim("mine/fact-1/false", kind="inequality", statement="x <= 1/2 on [0, 1]", source="user",
+           domain=st.floats(0, 1))
+    def half(x, xp):
+        return le(xp.asarray(x), 0.5, xp)
+
+    @claim("mine/fact-2/coin", kind="probabilistic", statement="Pr[heads] >= 0.5", source="user",
+           domain=st.just(0.5), sample=lambda c, rng, size: rng.random(size), probability=0.5)
+    def coin(p, u, xp):
+        return lt(xp.asarray(u), p, xp)
+
+    @claim("mine/fact-3/stated", kind="inequality", statement="x <= 0.9 on [0, 1]", source="user",
+           domain=st.floats(0, 1), erratum=Erratum("mine/fact-3/corrected", "holds on [0, 0.9] only"))
+    def stated(x, xp):
+        return le(xp.asarray(x), 0.9, xp)
+
+    @claim("mine/fact-3/corrected", kind="inequality", statement="x <= 0.9 on [0, 0.9]", source="user",
+           domain=st.floats(0, 0.9))
+    def corrected(x, xp):
+        return le(xp.asarray(x), 0.9, xp)
+''')
