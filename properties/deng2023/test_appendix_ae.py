@@ -25,6 +25,8 @@ from attncheck import F64, Erratum, Reading, Reason, Slack, Unchecked, claim, cl
 from attncheck.papers.deng2023.certification import INDEX_COUNTS, MANY_ENTRIES, THRESHOLD
 from attncheck.papers.deng2023.certification import section_e as section_e_cases
 from attncheck.papers.deng2023.models import attention as dense
+from attncheck.papers.deng2023.models.attention import general_matrix_scores as _matrix_scores
+from attncheck.papers.deng2023.models.attention import general_tensor_form as _tensor
 from attncheck.papers.deng2023.models.class_attention.section_e import c_exp, log_f_exp, log_u_exp
 from attncheck.papers.deng2023.models.section_e_signs import STREAM
 from attncheck.papers.deng2023.models.section_e_signs import columns as _columns
@@ -138,17 +140,6 @@ def _general_claim(cid, statement, source, compare, domain=None, extra=None):
         return close(lhs, rhs, RTOL, RTOL * mag + TINY)
 
     return identity
-
-
-def _tensor(case):
-    """(A1 (x) A2, vec(QK^T)) of Definitions C.1, C.4."""
-    return dense.tensor_A(case.A1, case.A2), dense.vec(case.X)
-
-
-def _matrix_scores(case):
-    """(A1)_{j0,*} Q K^T A2^T for every j0 (rows), and the magnitude |A1||Q||K|^T|A2|^T."""
-    magnitude = np.abs(case.A1) @ np.abs(case.Q) @ np.abs(case.K).T @ np.abs(case.A2).T
-    return case.A1 @ case.Q @ case.K.T @ case.A2.T, magnitude
 
 
 def _fact_a1(case):
