@@ -143,7 +143,7 @@ def test_sign_groups_have_the_right_sizes_and_distribution():
 
 
 def test_lemma_e_3_part_1_needs_a1_at_least_1():
-    """The finding recorded in the claims' interpretation: with Definition D.1's a1 = 0.7 the pass rate vanishes."""
+    """The finding behind the claims' a1 >= 1 note (docs/papers/deng2023.md): with Definition D.1's a1 = 0.7 the pass rate vanishes."""
     c = case(999603, 1319, a=0.7, b=0.1, j3=0)
     rate = np.mean(REGISTRY.get("deng2023/lemma-e.3/part-1").evaluate(c, signs.signs(c, np.random.default_rng(1), 20000), F64).value >= 0)
     assert rate < 0.01

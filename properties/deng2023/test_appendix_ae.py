@@ -4,7 +4,7 @@ Lemmas E.1-E.3 and Theorem E.4 (QK^T = I_d) on the D1 datasets of Definition D.1
 Each claim part as printed; errata where a stated part is refuted and an evident
 correction holds.
 
-Shared reading of Section E (recorded in every claim's interpretation): the hypotheses of
+Shared reading of Section E (in each claim's reading; the shared ones in attncheck/papers/deng2023/readings.py): the hypotheses of
 Lemma E.1 (a1 >= 1, b^2 + c^2 = 1, QK^T = I_d) hold for the whole section; Definition D.1's
 b, c >= 0.1 are kept (the lemmas cite D.1; keeping them is the more lenient reading), except
 in Theorem E.4, which states its own range b in (0, 0.2). V = I_d and A1 = A2 = A3

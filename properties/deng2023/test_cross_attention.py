@@ -1,7 +1,7 @@
 """deng2023 Appendix F (cross-attention, Definition F.1): Lemmas F.2-F.16, Theorems F.5,
 F.9, F.13, F.17 and Theorem 1.2, each claim part as printed.
 
-Shared reading (recorded in every claim's interpretation): Definition F.1 as read by
+Shared reading (in each claim's reading; the shared ones in attncheck/papers/deng2023/readings.py): Definition F.1 as read by
 attncheck/data/attention.py (columns 2..d of A1 are log n, of A2 = A3 the stacked I_{d-1});
 natural logarithm; QK^T = I_d and V = I_d; every position of j2 and j3; "with probability
 1 - delta/poly(n)" read as Pr >= 1 - delta with delta in [10^-3, 0.1) (deng2023's one reading,

@@ -6,7 +6,7 @@ widths, so n = 10^12 and d = 10^6 cost as little as n = 10), written against the
 ``xp`` so that undecided slacks are re-evaluated in mpmath. Random vectors sigma, y_l in
 {-1, +1}^d enter only through their sums over the column groups of c_{j0}, drawn exactly.
 
-Shared reading of the open parameters (recorded in every claim's interpretation):
+Shared reading of the open parameters (in each claim's reading; the shared ones in attncheck/papers/deng2023/readings.py):
 natural logarithm; u_exp, f_exp compared in log space. deng2023's one reading of "with
 probability 1 - delta/poly(n)" (every claim of the paper, Appendices D, E, F): Pr >= 1 - delta,
 poly(n) = 1 (the most lenient), delta drawn in [10^-3, 0.1) (delta < 10^-3 unchecked). The
