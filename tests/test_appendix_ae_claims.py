@@ -5,8 +5,8 @@ claims' wiring (ids, errata)."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
-import claimfiles
 import mpmath
 import numpy as np
 import pytest
@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from attncheck import F64, MP
 from attncheck.core.claims import REGISTRY, Verdict
 from attncheck.papers.deng2023.models import attention as dense
+from attncheck.papers.deng2023.models import section_e_signs as signs
 from attncheck.papers.deng2023.models.class_attention import rows as structured
 from attncheck.papers.deng2023.models.class_attention import section_e as class_model
 from attncheck.papers.deng2023.strategies.attention import (
@@ -24,8 +25,10 @@ from attncheck.papers.deng2023.strategies.attention import (
     scaled_case,
     self_attention_case,
 )
+from attncheck.run import loader
 
-ae = claimfiles.module("deng2023", "test_appendix_ae")
+CLAIM_FILE = Path(__file__).resolve().parent.parent / "properties" / "deng2023" / "test_appendix_ae.py"
+AE_CLAIMS = loader.load([CLAIM_FILE])
 
 
 def case(n, d, a=1.5, b=0.3, j3=0, bc="sum_of_squares", X="identity", **kw):
@@ -112,7 +115,7 @@ def test_firing_columns_equal_the_dense_network(n, d, j3):
     tau = (c.c + 0.1) * math.sqrt(math.log(n))
     y = np.random.default_rng(d).choice([-1.0, 1.0], size=(600, d))
     own = other_residue(c, j3) if c.k >= 2 else c.j3 % c.k
-    fires = ae._fires(c, np.stack([group_sums(c, column, own) for column in y]))
+    fires = signs.fires(c, np.stack([group_sums(c, column, own) for column in y]))
     np.testing.assert_array_equal(fires, (full @ y.T).max(axis=0) > tau)
     networks = y.reshape(200, 3, d).transpose(0, 2, 1)
     positive = structured.F_exp(c.params().compressed(), np.eye(d), np.eye(d), networks, tau) > 0
@@ -121,18 +124,18 @@ def test_firing_columns_equal_the_dense_network(n, d, j3):
 
 def test_network_sizes_are_the_gaps_between_firing_columns():
     c = case(10**6, 12, a=1.2, b=0.15)
-    S = ae._columns(c, np.random.default_rng(0), 5000)
-    fires = ae._fires(c, S)
-    sizes = ae._network_sizes(c, S, 5000)
+    S = signs.columns(c, np.random.default_rng(0), 5000)
+    fires = signs.fires(c, S)
+    sizes = signs.network_sizes(c, S, 5000)
     assert sizes.min() >= 1 and sizes.sum() == np.flatnonzero(fires)[4999] + 1
     assert abs(sizes.mean() - 1 / fires.mean()) < 0.1
     with pytest.raises(ValueError, match="raise STREAM"):
-        ae._network_sizes(c, S[:100], 5000)
+        signs.network_sizes(c, S[:100], 5000)
 
 
 def test_sign_groups_have_the_right_sizes_and_distribution():
     c = case(10**9, 12, a=1.2, b=0.2)
-    S = ae._signs(c, np.random.default_rng(0), 20000)
+    S = signs.signs(c, np.random.default_rng(0), 20000)
     assert S.shape == (20000, 5)
     assert set(np.unique(S[:, [0, 1, 2, 4]])) == {-1, 1}
     assert np.all(np.abs(S[:, 3]) <= 8) and np.all((S[:, 3] - 8) % 2 == 0)
@@ -140,23 +143,24 @@ def test_sign_groups_have_the_right_sizes_and_distribution():
 
 
 def test_lemma_e_3_part_1_needs_a1_at_least_1():
-    """The finding recorded in the claims' interpretation: with Definition D.1's a1 = 0.7 the pass rate vanishes."""
+    """The finding behind the claims' a1 >= 1 note (docs/papers/deng2023.md): with Definition D.1's a1 = 0.7 the pass rate vanishes."""
     c = case(999603, 1319, a=0.7, b=0.1, j3=0)
-    rate = np.mean(ae.lemma_e_3_part_1.evaluate(c, ae._signs(c, np.random.default_rng(1), 20000), F64).value >= 0)
+    rate = np.mean(REGISTRY.get("deng2023/lemma-e.3/part-1").evaluate(c, signs.signs(c, np.random.default_rng(1), 20000), F64).value >= 0)
     assert rate < 0.01
     c = case(999603, 1319, a=1.0, b=0.1, j3=0)
-    rate = np.mean(ae.lemma_e_3_part_1.evaluate(c, ae._signs(c, np.random.default_rng(1), 20000), F64).value >= 0)
+    rate = np.mean(REGISTRY.get("deng2023/lemma-e.3/part-1").evaluate(c, signs.signs(c, np.random.default_rng(1), 20000), F64).value >= 0)
     assert rate > 0.12
 
 
 # ---- errata: the refutations do not depend on the reading of the dataset constraint ------------------
 
 @pytest.mark.parametrize("bc, b", [("sum_of_squares", 0.1), ("sum", 0.2)])
-@pytest.mark.parametrize("check", ["_e2_4", "_e2_5"])
-def test_lemma_e2_parts_4_5_fail_with_ones_and_hold_with_identity(check, bc, b):
+@pytest.mark.parametrize("cid", ["deng2023/lemma-e.2/part-4", "deng2023/lemma-e.2/part-5"])
+def test_lemma_e2_parts_4_5_fail_with_ones_and_hold_with_identity(cid, bc, b):
+    """The claim's check on the case's own QK^T (its evaluator reads X from the case)."""
     for X, holds in (("ones", False), ("identity", True)):
         c = case(10**6, 12, a=1.2, b=b, bc=bc, X=X, j3=5)
-        slack = getattr(ae, check)(c, c.classes(), F64)
+        slack = REGISTRY.get(cid).evaluate(c, F64)
         assert bool(np.all(slack.value >= 0)) is holds
 
 
@@ -208,7 +212,7 @@ ERRATA = ["deng2023/lemma-e.1/part-1a", "deng2023/lemma-e.1/part-4-t-1-indices",
 
 
 def test_errata_point_to_registered_corrected_claims():
-    mine = [c for c in REGISTRY if c.evaluate.__code__.co_filename == ae.__file__]
+    mine = AE_CLAIMS
     assert len(mine) == 37
     assert sorted(c.id for c in mine if c.erratum) == sorted(ERRATA)
     for cid in ERRATA:

@@ -6,21 +6,26 @@ called safe ("holds from n = 10^5 / 10^6 / 10^8"); asymptotic claims may still h
 """
 import dataclasses
 import math
+from pathlib import Path
 
-import claimfiles
 import numpy as np
 import pytest
 
 from attncheck import stats
+from attncheck.core.claims import REGISTRY
 from attncheck.numeric.precision import F64
 from attncheck.papers.deng2023.data.attention import SelfAttentionParams
 from attncheck.papers.deng2023.strategies import m_smallest
 from attncheck.papers.deng2023.strategies import self_attention as sas
 from attncheck.papers.deng2023.strategies.attention import SelfAttentionCase
+from attncheck.run import loader
 from attncheck.run.session import run_claim as run
 
-ae = claimfiles.module("deng2023", "test_appendix_ae")
-sa = claimfiles.module("deng2023", "test_self_attention")
+loader.load([Path(__file__).resolve().parent.parent / "properties" / "deng2023"])
+THEOREM_D17 = REGISTRY.get("deng2023/theorem-d.17/main")
+THEOREM_62_PART_2 = REGISTRY.get("deng2023/theorem-6.2/part-2")
+THEOREM_11 = REGISTRY.get("deng2023/theorem-1.1/main")
+LEMMA_E3_PART_2 = REGISTRY.get("deng2023/lemma-e.3/part-2")
 
 DRAWS = 20_000
 B, C = sas.exact_split(0.9)
@@ -49,21 +54,21 @@ def _searched(claim, point):
 def test_d17_fails_at_d400_b09_delta001():
     n, delta = 10**12, 0.01
     case = sas.Case(_d0(n, 400), delta=delta, m=m_smallest(n, delta))
-    rate, upper = _upper(sa.claim_theorem_d_17_main, case)
+    rate, upper = _upper(THEOREM_D17, case)
     assert upper < 0.99, rate  # issue 10: 0.902 vs 0.99
 
 
 def test_theorem_62_part_2_fails_at_d1000_b09():
     n, delta = 10**12, 0.01
     case = sas.Case(_d0(n, 1000), delta=delta, m=sas.m_fire(n, delta))
-    rate, upper = _upper(sa.claim_theorem_6_2_part_2, case)
+    rate, upper = _upper(THEOREM_62_PART_2, case)
     assert upper < 0.99, rate  # issue 10: 0.980 vs 0.99
 
 
 def test_theorem_11_fails_at_d400_b09():
     n, delta = 10**12, 0.01
     pair = sas.PairCase(_d0(n, 400), _d1(n, 400), delta, sas.m_fire(n, delta))
-    rate, upper = _upper(sa.theorem_1_1, pair)
+    rate, upper = _upper(THEOREM_11, pair)
     assert upper < 1 - 4 * delta, rate  # issue 10: 0.37 vs 0.96
 
 
@@ -75,11 +80,11 @@ def test_e3_part_2_fails_beside_the_tie_b01():
     case = SelfAttentionCase(k * t, k + 2, 1.2, b, math.sqrt(1 - b * b), k * t - 1, "sum_of_squares", "identity",
                              "same-residue", gamma, delta)
     assert k == 5
-    rate, upper = _upper(ae.lemma_e_3_part_2, case)
+    rate, upper = _upper(LEMMA_E3_PART_2, case)
     assert upper < 1 - delta, rate  # issue 10: 0.984 vs 0.99
 
 
-@pytest.mark.parametrize("claim", [sa.claim_theorem_d_17_main, sa.claim_theorem_6_2_part_2, sa.theorem_1_1],
+@pytest.mark.parametrize("claim", [THEOREM_D17, THEOREM_62_PART_2, THEOREM_11],
                          ids=lambda c: c.id)
 def test_the_beta_path_finds_the_failure_at_n_1e12(claim):
     """At n = 10^12 with d - 2 = n^0.2 (250 <= 400) the search must find a failing case: the report may not
@@ -91,7 +96,7 @@ def test_the_beta_path_finds_the_failure_at_n_1e12(claim):
 
 
 def test_e3_part_2_search_finds_the_failure_at_the_end_of_the_quick_path():
-    rec = run(ae.lemma_e_3_part_2, "quick", seed=0)
+    rec = run(LEMMA_E3_PART_2, "quick", seed=0)
     path = rec["evidence"]["path"]
     assert path[-1]["refuted"] and rec["verdict"] != "HOLDS"
     assert rec["evidence"]["counterexample"]["point"] == path[-1]["point"]

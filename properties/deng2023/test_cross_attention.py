@@ -1,7 +1,7 @@
 """deng2023 Appendix F (cross-attention, Definition F.1): Lemmas F.2-F.16, Theorems F.5,
 F.9, F.13, F.17 and Theorem 1.2, each claim part as printed.
 
-Shared reading (recorded in every claim's interpretation): Definition F.1 as read by
+Shared reading (in each claim's reading; the shared ones in attncheck/papers/deng2023/readings.py): Definition F.1 as read by
 attncheck/data/attention.py (columns 2..d of A1 are log n, of A2 = A3 the stacked I_{d-1});
 natural logarithm; QK^T = I_d and V = I_d; every position of j2 and j3; "with probability
 1 - delta/poly(n)" read as Pr >= 1 - delta with delta in [10^-3, 0.1) (deng2023's one reading,
@@ -20,10 +20,12 @@ from typing import NamedTuple
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck import Erratum, Reading, Slack, all_of, claim, close, ge, gt, le, lt
+from attncheck import Erratum, Slack, all_of, claim, close, ge, gt, le, lt
 from attncheck.core.paths import grid
+from attncheck.papers.deng2023 import readings as r
 from attncheck.papers.deng2023.certification import DENSE, LARGEST_COLUMN, cross
 from attncheck.papers.deng2023.models.class_attention import definition_f1 as cm
+from attncheck.papers.deng2023.readings import structured
 from attncheck.papers.deng2023.strategies import m_large, m_smallest
 from attncheck.papers.deng2023.strategies.cross_attention import cross_case, pair_case
 
@@ -45,50 +47,20 @@ COLUMN = {"i0 = 1": (cm.FIRST,), "i0 in {2..d}": (cm.R3, cm.REST)}
 DATASET = {0: r"\mathcal{D}_0", 1: r"\mathcal{D}_1"}
 
 COMMON = {
-    "dataset": "Definition F.1 as read by attncheck/data/attention.py: columns 2..d of A1 are log n and of "
-               "A2 = A3 the stacked I_{d-1} ('second to d-1 columns' contradicts I_{d-1} and n = (d-1)t); "
-               "A1 has a log n at row j2 of column 1, A2 has e_{j3} as column 1; natural logarithm",
-    "attention": "x = vec(QK^T) = vec(I_d), V = I_d; exact reduced evaluation (attncheck/models/class_attention/"
-                 "definition_f1.py: 2 query x 3 key classes x 3 column groups, n and d only as counts)",
-    "indices": "j2, j3 anywhere in [n]: equal or distinct, first or last row, any residue of j3 mod (d-1); "
-               "every row j0, key j1 and column i0 of the stated case is checked",
-    "a0": "a0 drawn in [1e-12, 0.1 - 1e-12]: the open interval (0, 0.1) approached from both ends; UNCHECKED: "
-          "a0 within 1e-12 of either end",
-    "a1": "a1 drawn in [1 + 1e-12, 1000] (2, 20, 1000 included); a1 > 1 is unbounded above: UNCHECKED a1 > 1000 "
-          "and a1 in (1, 1 + 1e-12)",
+    "dataset": (r.DEFINITION_F1, r.LOG),
+    "attention": r.EVALUATION_F,
+    "indices": r.INDICES_F,
+    "a0": (r.A0_F, r.A0_F_ENDS),
+    "a1": (r.A1_F, r.A1_F_LARGE, r.A1_F_NEAR_1),
 }
-EXACT = dict(COMMON, sizes="n = (d-1)t with d-1 any divisor of n, d = 2 and t = 1 (d = n+1) included; no asymptotic "
-                           "hypothesis, so the claim must hold at every n of the path")
-GROWTH = dict(COMMON, sizes=(
-    "d = omega(n^0.02) and t sqrt(d) = o(n^0.99) (omega(n^{2 a0 + 0.02}) for D0 with F_exp) admit every growth law "
-    "d = n^beta, beta in (0.02, 1]: the path runs over (beta, n), d - 1 the divisor of n nearest n^beta (d <= n), "
-    "each beta judged along n on its own by the 'sufficiently large n' rule (quick: beta in {0.1, 0.25, 1}, n = "
-    "10^2 .. 10^18). UNCHECKED: beta in (0.02, 0.1). The reduced evaluator counts rows in int64, so n <= "
-    "10^18, where n^beta <= 63; at beta = 0.05 (d - 1 = 8 at n = 10^18) Theorem F.17 gives Pr[F_lin = 0] = 0.83 "
-    "< 0.999 (delta = 10^-3), rising from 0.0005 at n = 10^9 (d - 1 = 2): its regime lies beyond 10^18"),
-    n="'for sufficiently large n' (o(.) and omega(.) hypotheses): each beta refuted only if it fails at its "
-      "largest n and its failure rate does not fall; the report gives, beta by beta, the n from which it holds")
-SIGNS = dict(GROWTH,
-             sigma="sigma uniform on {-1,+1}^d, drawn as exact group sums over column 1, the column of j3 and the "
-                   "other d-2 columns",
-             probability="'= 1 - delta/poly(n)' read as '>= 1 - delta' with poly(n) = 1, the paper's one reading "
-                         "(see the module docstring); delta drawn in [10^-3, 0.1) (delta in (0, 10^-3) unchecked)",
-             row="j0 is drawn among the rows of the stated case (j2, j3, their neighbours, first, last), one "
-                 "probability per row")
-NETWORK = dict(GROWTH,
-               network="F = phi(sum_{j0} sum_l phi_tau(<c(A,x)_{j0}, y_l>)) with the index j0, missing in print, "
-                       "restored; F = 0 iff max_{j0,l} <c_{j0}, y_l> <= tau, F > 0 iff it exceeds tau (phi_tau "
-                       ">= 0, every row class has count >= 1)",
-               y="y in {-1,+1}^{d x m} i.i.d. Rademacher (Definition 3.7; Definition C.2 has y in R^{d x m}, "
-                 "Definition C.6's R^{n x m} cannot pair with c_{j0} in R^d), drawn as exact group sums",
-               tau="tau = 0.9 as stated",
+EXACT = dict(COMMON, sizes=r.SIZES_F)
+GROWTH = dict(COMMON, sizes=(r.GROWTH_F, r.BETA_F_SMALL), n=r.EVENTUALLY)
+SIGNS = dict(GROWTH, sigma=r.SIGMA_F, probability=(r.POLY, r.DELTA, r.DELTA_SMALL), row=r.ROWS_F)
+NETWORK = dict(GROWTH, network=r.NETWORK_F, y=r.Y_F, tau="tau = 0.9 as stated",
                x="x = vec(I_d), V = I_d: the setting of the lemmas the proofs use (the theorems leave x open)",
-               delta="delta drawn in [10^-3, 0.1) (delta in (0, 10^-3) unchecked); 1 - delta/poly(n) read as "
-                     "1 - delta (poly(n) = 1)")
-M_ZERO = ("m = O(log(n/delta)) with Definition 3.7's m = C log(n/delta), C > 1: for 'F = 0' the smallest m "
-          "is most lenient, m = floor(log(n/delta)) + 1")
-M_POSITIVE = ("m = ceil(C log(n/delta)) with C in [2, 3]: for 'F > 0' a larger m is more lenient (a column "
-              "fires with probability about 1/4, Pr[F = 0] ~ (3/4)^m)")
+               delta=(r.DELTA, r.DELTA_SMALL, r.POLY))
+M_ZERO = r.M_ZERO
+M_POSITIVE = r.M_POSITIVE
 
 A0_FREE = ("a0 is a parameter of Definition F.1 ('assume the following parameters: a0 in (0, 0.1), a1 > 1') "
            "while the printed dataset D1 is built with a1; no admissible reading identifies them (a1 > 1 > a0)")
@@ -242,7 +214,7 @@ def _entry_claim(cid, source, statement, label, quantity, where, check, notes, e
     ``where`` = [(row condition, key condition), ...]; ``pair`` restricts j2 vs j3 (cross_case)."""
 
     @claim(cid, kind=check.kind, source=source, statement=statement,
-           domain=lambda n: cross_case(n, label, pair=pair), path=SIZES, reading=Reading(notes=dict(EXACT, **notes)),
+           domain=lambda n: cross_case(n, label, pair=pair), path=SIZES, reading=structured(dict(EXACT, **notes)),
            erratum=erratum, certify=cross(label, pair))
     def entries(case, xp):
         return check.slack(_entries(quantity(case, xp), case, where), check.rhs(case, xp), xp)
@@ -276,7 +248,7 @@ def _column_claim(cid, source, statement, label, c_of, row, columns, numerator, 
     and t * numerator / n for i0 in {2..d} (1/n and t/n, (1+a)/n and (1+a) t/n, ...)."""
 
     @claim(cid, kind="inequality", source=source, statement=statement,
-           domain=lambda n: cross_case(n, label), path=SIZES, reading=Reading(notes=dict(EXACT, **notes)), erratum=erratum,
+           domain=lambda n: cross_case(n, label), path=SIZES, reading=structured(dict(EXACT, **notes)), erratum=erratum,
            certify=cross(label))
     def column(case, xp):
         shape = case.shape
@@ -308,7 +280,7 @@ def _sign_claim(cid, source, statement, label, c_of, row, event, probability, no
                                         with_delta=probability is WHP,
                                         a0_max=a0_max(pt["beta"]) if a0_max else 0.1),
            path=BETA_PATH, eventually=True, sample=_signs, probability=probability,
-           reading=Reading(notes=dict(SIGNS, **notes)), erratum=erratum)
+           reading=structured(dict(SIGNS, **notes)), erratum=erratum)
     def signs(case, S, xp):
         return event(cm.inner(c_of(case, xp), 1, S, xp)[..., cm.query_class(case.j0, case.j2)], xp)
 
@@ -347,7 +319,7 @@ def _network_claim(cid, source, statement, label, c_of, want_zero, m_rule, notes
            domain=lambda pt: cross_case(pt["n"], label, beta=st.just(pt["beta"]), a1_max=a1_max, m_rule=m_rule,
                                         a0_max=a0_max(pt["beta"]) if a0_max else 0.1),
            path=BETA_PATH, eventually=True, sample=_weights_y, probability=lambda c: 1.0 - c.delta,
-           reading=Reading(notes=dict(NETWORK, m=M_ZERO if want_zero else M_POSITIVE, **notes)), erratum=erratum)
+           reading=structured(dict(NETWORK, m=M_ZERO if want_zero else M_POSITIVE, **notes)), erratum=erratum)
     def network(case, Y, xp):
         top = _top(case, c_of, Y, 1, xp)
         return ge(_tau(xp), top, xp) if want_zero else gt(top, _tau(xp), xp)
@@ -371,7 +343,7 @@ def _integer_identity(pairs):
 @claim("deng2023/definition-f.1/a1-ne-a2", kind="inequality", source=_source("Definition F.1", "(first bullet)"),
        statement=r"\{A_1,A_2,A_3\} \in \mathcal{D}_0 \cup \mathcal{D}_1: A_1 \neq A_2",
        domain=lambda n: st.sampled_from([0, 1]).flatmap(lambda label: cross_case(n, label, max_d=1025)),
-       path=SIZES, reading=Reading(notes=BUILDER), certify=DENSE)
+       path=SIZES, reading=structured(BUILDER), certify=DENSE)
 def definition_f1_a1_ne_a2(case, xp):
     data = case.params().compressed()
     rows = cm.rows_where(case.n, case.j2, case.j3, lambda j, j2, j3: True)
@@ -384,7 +356,7 @@ def definition_f1_a1_ne_a2(case, xp):
        statement=r"A_2 = A_3, (A_2)_{*,1} = e_{j_3}, (A_2)_{*,2..d} = [I_{d-1}; \dots; I_{d-1}] \text{ with } "
                  r"n = (d-1)t: \text{each column } 2..d \text{ has } t \text{ ones, each row one}",
        domain=lambda n: cross_case(n, 1, max_d=1025), path=SIZES,
-       reading=Reading(notes=dict(BUILDER, use="the proofs of Lemmas F.7, F.11, F.15 use '(A3 V)_{i0} is t-sparse with "
+       reading=structured(dict(BUILDER, use="the proofs of Lemmas F.7, F.11, F.15 use '(A3 V)_{i0} is t-sparse with "
                                         "entries in [0, 1]'; the reduced evaluator's incidence (1, t, t) is this")),
        certify=DENSE)
 def definition_f1_a2_columns(case, xp):
@@ -473,7 +445,7 @@ def _rest_of_columns(c_row, d):
 
 @claim("deng2023/lemma-f.3/part-1", kind="inequality", source=_source("Lemma F.3", "Part 1"),
        statement=F3 + r"j_0 = j_2, i_0 = 1 \Rightarrow c_{\exp}(\mathsf{A},x)_{j_0,i_0} \ge 1/2",
-       domain=lambda n: cross_case(n, 1), path=SIZES, reading=Reading(notes=EXACT), certify=cross(1))
+       domain=lambda n: cross_case(n, 1), path=SIZES, reading=structured(EXACT), certify=cross(1))
 def lemma_f3_part_1(case, xp):
     return ge(_c_exp(case, xp).c[cm.QUERY_J2, cm.FIRST], 0.5, xp)
 
@@ -482,7 +454,7 @@ def lemma_f3_part_1(case, xp):
        statement=F3 + r"j_0 = j_2: \text{there is only one } i_0 \in \{2,\dots,d\} \text{ with } "
                       r"c_{\exp}(\mathsf{A},x)_{j_0,i_0} \ge 1/2",
        domain=lambda n: cross_case(n, 1), path=SIZES,
-       reading=Reading(notes=dict(EXACT, parts="the first bullet is split: -one is existence (the largest c over "
+       reading=structured(dict(EXACT, parts="the first bullet is split: -one is existence (the largest c over "
                                         "i0 in {2..d} is >= 1/2), -only is uniqueness (every other i0 has c < 1/2)")),
        certify=LARGEST_COLUMN)
 def lemma_f3_part_2_one(case, xp):
@@ -497,7 +469,7 @@ TWO_REST = dict(EXACT, rest="'the rest of i0': the columns i0 in {2..d} other th
 @claim("deng2023/lemma-f.3/part-2-only", kind="inequality", source=_source("Lemma F.3", "Part 2, first bullet"),
        statement=F3 + r"j_0 = j_2: \text{there is only one } i_0 \in \{2,\dots,d\} \text{ with } "
                       r"c_{\exp}(\mathsf{A},x)_{j_0,i_0} \ge 1/2 \text{ (uniqueness)}",
-       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, reading=Reading(notes=TWO_REST), certify=LARGEST_COLUMN)
+       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, reading=structured(TWO_REST), certify=LARGEST_COLUMN)
 def lemma_f3_part_2_only(case, xp):
     c = _c_exp(case, xp).c[cm.QUERY_J2]
     return lt(c[_rest_of_columns(c, case.shape.d)], 0.5, xp)
@@ -505,7 +477,7 @@ def lemma_f3_part_2_only(case, xp):
 
 @claim("deng2023/lemma-f.3/part-2-rest", kind="inequality", source=_source("Lemma F.3", "Part 2, second bullet"),
        statement=F3 + r"j_0 = j_2: \text{for the rest of } i_0, c_{\exp}(\mathsf{A},x)_{j_0,i_0} \le t/n",
-       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, reading=Reading(notes=TWO_REST), certify=LARGEST_COLUMN)
+       domain=lambda n: cross_case(n, 1, min_d=3), path=SIZES, reading=structured(TWO_REST), certify=LARGEST_COLUMN)
 def lemma_f3_part_2_rest(case, xp):
     c = _c_exp(case, xp).c[cm.QUERY_J2]
     rest = _rest_of_columns(c, case.shape.d)
@@ -871,7 +843,7 @@ def _pair_weights(pair, rng, size):
     domain=lambda pt: pair_case(pt["n"], beta=st.just(pt["beta"]), a1_max=20.0, m_rule=m_large), path=BETA_PATH,
     eventually=True,
     sample=_pair_weights, probability=lambda p: 1.0 - 4.0 * p.delta,
-    reading=Reading(notes=dict(
+    reading=structured(dict(
         NETWORK,
         formal="the conjunction of the formal Section F theorems on one network pair: F_exp(A^1) > 0 (F.5), "
                "F_exp(A^0) = 0 (F.9 for D0, its corrected form: the informal theorem separates D0 from D1), "
@@ -881,7 +853,8 @@ def _pair_weights(pair, rng, size):
         probability="union bound of the four theorems: Pr[E_success] >= 1 - 4 delta (poly(n) = 1)",
         weights="one draw of y serves F_exp and F_lin (as in the experiments of Section F.6); the two datasets "
                 "share sigma through the column groups of both j3",
-        m=M_POSITIVE + "; the F = 0 parts fail with probability m e^{-Omega(d)}, negligible at the path's end",
+        m=M_POSITIVE,
+        **{"F = 0 parts": "they fail with probability m e^{-Omega(d)}, negligible at the path's end"},
         a1="a1 = O(1) (Theorem F.13): a1 drawn in [1 + 1e-12, 20]",
         conjunction="the four events combine with attncheck.numeric.precision.all_of: each keeps its own "
                     "strictness, so the conjunction holds exactly when all four events do")),

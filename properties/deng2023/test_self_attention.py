@@ -6,7 +6,7 @@ widths, so n = 10^12 and d = 10^6 cost as little as n = 10), written against the
 ``xp`` so that undecided slacks are re-evaluated in mpmath. Random vectors sigma, y_l in
 {-1, +1}^d enter only through their sums over the column groups of c_{j0}, drawn exactly.
 
-Shared reading of the open parameters (recorded in every claim's interpretation):
+Shared reading of the open parameters (in each claim's reading; the shared ones in attncheck/papers/deng2023/readings.py):
 natural logarithm; u_exp, f_exp compared in log space. deng2023's one reading of "with
 probability 1 - delta/poly(n)" (every claim of the paper, Appendices D, E, F): Pr >= 1 - delta,
 poly(n) = 1 (the most lenient), delta drawn in [10^-3, 0.1) (delta < 10^-3 unchecked). The
@@ -24,67 +24,36 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck import Erratum, Reading, Slack, claim, close, ge, gt, le, lt
+from attncheck import Erratum, Slack, claim, close, ge, gt, le, lt
 from attncheck.core.paths import grid
 from attncheck.numeric.precision import both
+from attncheck.papers.deng2023 import readings as r
 from attncheck.papers.deng2023.certification import DENSE, grouped
 from attncheck.papers.deng2023.models.class_attention import definition_d1 as sa
 from attncheck.papers.deng2023.models.random_signs import narrowest, rademacher_group_sums
-from attncheck.papers.deng2023.readings import DELTA, POLY
+from attncheck.papers.deng2023.readings import structured
 from attncheck.papers.deng2023.strategies import m_smallest
 from attncheck.papers.deng2023.strategies import self_attention as sas
 
 # ---- readings ------------------------------------------------------------------------------
 
-LOG = "natural logarithm (n^e = exp(e log n)); u_exp and f_exp are compared in log space"
+LOG = (r.LOG, r.LOG_SPACE)
 X_ONES = "x = vec(QK^T) with QK^T = 1_{d x d}, as the lemma states"
 V_EYE = "V = I_d, as the lemma states: (A3 V)_{i0} is column i0 of A3 = A1"
-BC = "b in [0.1, 0.9], c = 1 - b exactly in binary (the ends 0.1 / 0.9 within one ulp)"
-D1 = ("D_1 of Definition D.1: a1 in [0.7, {hi:g}] (0.7, 1, 5, 20, {hi:g} drawn often; Definition D.1 has no upper "
-      "bound), " + BC + ", j3 anywhere (first/last row, block edges)")
-D0 = ("D_0 of Definition D.1: a0 in [1e-12, 0.1) (1e-12, 1e-6, 0.099, 0.1 - 1e-9 drawn often; UNCHECKED: a0 < 1e-12, "
-      "where the a0-dependent slacks, ~ a0 log n / n, leave 240-digit arithmetic), " + BC
-      + ", j3 anywhere (first/last row, block edges)")
-SIZES = ("n on the path; d - 2 any divisor of n, d = 3 and d = n + 2 included (Definition D.1 alone relates "
-         "d and n: n = (d-2) t)")
-ENTRIES = ("every (j0, j1) of the stated position class at once: the grouped form keeps one value per class "
-           "of equal entries (j3 / the other rows of j3's residue / the other residues), all are checked")
-C_ENTRIES = ("every (j0, i0) of the stated class at once; i0 in {2, ..., d-1} are the identity columns, "
-             "'the one index' is the column of j3's residue (the index the proof names)")
-PART_4B = ("Part 4b prints 'For j0 != j3' inside Part 4 (already j0 != j3): read as j1 != j3, the case Part "
-           "4a leaves (most lenient; the literal 'every j1' includes j1 = j3, where Part 4a's larger bound "
-           "applies and f exceeds 1/n)")
-IDENTITY = "an identity, checked to relative tolerance 1e-9 (float64 rounding of the computed entries)"
-GROWTH_D = ("d = omega(n^0.02) and t sqrt(d) = o(n^0.99) (omega(n^{4 a0 + 0.02}), o(n^{1-2a0-0.01}) for D_0 with "
-            "F_exp) admit every growth law d = n^beta, beta in (0.02, 1] (beta > 4 a0 + 0.02): the path runs over "
-            "(beta, n), d - 2 the divisor of n nearest n^beta (<= n/2), each beta judged along n on its own by the "
-            "'sufficiently large n' rule (quick: beta in {0.2, 0.5, 1}, n = 10^2 .. 10^18). UNCHECKED: beta in "
-            "(0.02, 0.2). The grouped evaluator counts rows in int64, so n <= 10^18, where n^beta < 4000; there the "
-            "claims still fail for a reason that vanishes as d grows (Theorem D.17, beta = 0.15, n = 10^18, "
-            "d - 2 = 500, b = 0.9, delta = 10^-3: Pr[F_lin = 0] = 0.85 < 0.999; at beta = 0.2 it reaches "
-            "0.9955 at n = 10^15 and 1.0 at 10^18). Their asymptotic regime lies beyond 10^18")
-A0_BETA = ("a0 in (0, min(0.1, (beta - 0.02)/4)): d = n^beta = omega(n^{4 a0 + 0.02}), the hypothesis of Lemma D.8 and "
-           "Theorem D.9 (Theorem 6.2 and 1.1 inherit it through D.9, the theorem they summarize for F_exp on D_0)")
-A1_GROWING = ("a1 in [0.7, max(20, n^{1/4})]: Definition D.1 bounds a1 only below, and 'sufficiently large n' may "
-              "depend on a1, so the cap grows without bound along the path (every a1 is drawn from some n on). "
-              "Larger a1 at a given n fails: Theorem D.13 at d - 2 ~ n^{1/2} fails for a1 >~ n^{0.45} "
-              "(Pr[F_lin = 0] = 0.03 at n = 10^9, a1 = 10^4; 1.0 at n = 10^12)")
-EVENTUALLY = ("the asymptotic hypotheses make this a 'for sufficiently large n' statement: refuted only if "
-              "it fails at the largest n of the path; the report gives the n from which it holds")
+D1_EXACT, D1_GROWING = r.D1_EXACT, r.D1_GROWING
+D0 = (r.D0, r.A0_TINY)
+SIZES = r.SIZES_D
+ENTRIES, C_ENTRIES, PART_4B, IDENTITY = r.ENTRIES_D, r.C_ENTRIES_D, r.PART_4B, r.IDENTITY_D
+GROWTH_D = (r.GROWTH_D, r.BETA_D_SMALL)
+A0_BETA, A1_GROWING, EVENTUALLY = r.A0_BETA, r.A1_GROWING, r.EVENTUALLY
+POLY, DELTA = r.POLY, (r.DELTA, r.DELTA_SMALL)
 SIGMA = "sigma uniform on {-1, +1}^d, <c_{j0}, sigma> drawn exactly through its column-group sums"
 TAU = "tau = (c + 0.1) sqrt(log n)"
-NETWORK = ("F = phi(sum_{j0} sum_l phi_tau(<c_{j0}, y_l>)) (Definitions C.2, C.6; C.6's y in R^{n x m} read as "
-           "R^{d x m}: c_{j0} is in R^d): F > 0 iff max_{j0,l} <c_{j0}, y_l> > tau and F = 0 otherwise "
-           "(phi_tau >= 0), so the slack is that maximum against tau")
-Y_RADEMACHER = "y_l i.i.d. Rademacher in {-1, +1}^d (Definition 3.7's distribution; Section D leaves it open)"
-X_THEOREM = ("x = 1_{d^2} (QK^T = 1_{d x d}), V = I_d: the network of the lemmas the proof cites (Appendix D "
-             "is the QK^T = 1_{d x d} section); Theorems D.9, D.13, D.17 omit x and V")
-M_ZERO = ("m = floor(log(n/delta)) + 1, the smallest m = C log(n/delta) with C > 1 (Definition 3.7): most "
-          "lenient for 'F = 0', which only gets likelier as m shrinks")
+NETWORK, Y_RADEMACHER, X_THEOREM = r.NETWORK_D, r.Y_RADEMACHER_D, r.X_THEOREM_D
+M_ZERO = r.M_ZERO
 M_FIRE = ("m = ceil(10 log(n/delta)): m = O(log(n/delta)) leaves C open and F > 0 gets likelier as m "
           "grows; C = 10 >= 1/log(10/9) turns Lemma D.4 Part 1's 1/10 per column into 1 - delta/n")
-M_NETWORK = ("m = ceil(10 log(n/delta)) for every event: one network must make F_exp fire (C = 10 as in "
-             "Theorem D.5); the 'F = 0' events then hold a fortiori for every smaller m")
+M_NETWORK = r.M_NETWORK_D
 
 EXACT = {"quick": [2, 3, 12, 100, 10**4, 10**6, 10**9],
          "deep": [2, 3, 4, 5, 6, 8, 12, 30, 100, 10**3, 10**4, 10**5, 10**6, 10**8, 10**9, 10**12, 10**15]}
@@ -175,7 +144,7 @@ def _dense_case(n):
     return st.sampled_from([0, 1]).flatmap(lambda label: sas.case(n, label, widths, a[label]))
 
 
-DEFINITION_READING = {"datasets": D1.format(hi=A1_EXACT) + "; " + D0, "sizes": SIZES + "; n d <= 2 10^6",
+DEFINITION_READING = {"datasets": (D1_EXACT,) + D0, "sizes": SIZES, "dense sizes": "n d <= 2 10^6",
                       "builder": "attncheck.papers.deng2023.data.attention.SelfAttentionParams.dense() (both labels)",
                       "indices": "0-based: row j holds its identity entry in column 1 + (j mod (d-2))"}
 
@@ -183,7 +152,7 @@ DEFINITION_READING = {"datasets": D1.format(hi=A1_EXACT) + "; " + D0, "sizes": S
 @claim("deng2023/definition-d.1/columns", kind="identity", source="deng2023 Appendix D.1, Definition D.1",
        statement=r"A_1 = A_2 = A_3;\ A_{*,1} = e_{j_3} a \sqrt{\log n};\ A_{*,2..d-1} = [I_{d-2}; \dots; I_{d-2}]"
                  r" b\sqrt{\log n};\ A_{*,d} = 1_n c\sqrt{\log n};\ n = (d-2)t",
-       domain=_dense_case, path=DEFINITION, reading=Reading(notes=DEFINITION_READING), certify=DENSE)
+       domain=_dense_case, path=DEFINITION, reading=structured(DEFINITION_READING), certify=DENSE)
 def definition_columns(case, xp):
     p = case.params
     s = math.sqrt(math.log(p.n))
@@ -199,7 +168,7 @@ def definition_columns(case, xp):
 @claim("deng2023/definition-d.1/row-sums", kind="identity", source="deng2023 Appendix D.1, Definition D.1",
        statement=r"b + c = 1:\ \sum_i (A_1)_{j,i} = (1 + a [j = j_3]) \sqrt{\log n} "
                  r"\text{ (the row sums behind every } QK^\top = 1_{d\times d} \text{ score)}",
-       domain=_dense_case, path=DEFINITION, reading=Reading(notes=dict(DEFINITION_READING, tolerance=IDENTITY)), certify=DENSE)
+       domain=_dense_case, path=DEFINITION, reading=structured(dict(DEFINITION_READING, tolerance=IDENTITY)), certify=DENSE)
 def definition_row_sums(case, xp):
     p = case.params
     expected = (1.0 + p.a * (np.arange(p.n) == p.j3)) * math.sqrt(math.log(p.n))
@@ -209,7 +178,7 @@ def definition_row_sums(case, xp):
 @claim("deng2023/definition-d.1/type-ii-sparsity", kind="identity", source="deng2023 Appendix D.1, Definition D.1",
        statement=r"n = (d-2)t:\ \text{each of the columns } 2..d-1 \text{ of } A_1 \text{ is } t\text{-sparse and each "
                  r"row has one nonzero there (the sparsity Lemmas D.3, D.7 use)}",
-       domain=_dense_case, path=DEFINITION, reading=Reading(notes=DEFINITION_READING), certify=DENSE)
+       domain=_dense_case, path=DEFINITION, reading=structured(DEFINITION_READING), certify=DENSE)
 def definition_type_ii(case, xp):
     p = case.params
     nonzero = p.dense()[0][:, 1:-1] != 0
@@ -236,7 +205,7 @@ def _exact_claim(cid, quantity, conditions, statement, *, label, X, reading, a0_
 
     @claim(cid, kind="identity" if conditions[0][2] == "==" else "inequality", source=_source(cid),
            statement=statement, domain=lambda n: sas.case(n, label, sas.any_width(min_k), a, a0_symbol=a0_symbol),
-           path=EXACT, erratum=erratum, reading=Reading(notes=reading),
+           path=EXACT, erratum=erratum, reading=structured(reading),
            certify=grouped(label, min_k, a0_symbol))
     def entries(case, xp):
         g, v = case.grouped, Sym(case, xp)
@@ -273,8 +242,8 @@ def _lemma(lemma, parts, *, prefix, label, X, symbol, reading, a0_symbol=False, 
     _publish(*made)
 
 
-def _reading(label, X, extra, a_hi=A1_EXACT):
-    out = {"dataset": D1.format(hi=a_hi) if label else D0, "sizes": SIZES, "log": LOG,
+def _reading(label, X, extra):
+    out = {"dataset": D1_EXACT if label else D0, "sizes": SIZES, "log": LOG,
            "x": X_ONES if X == "ones" else "QK^T = I_d, as the lemma states"}
     out.update(extra)
     return out
@@ -473,7 +442,7 @@ def _coefficient(label, exp):
 
 
 def _growth_reading(label, exp):
-    extra = {"a1": A1_GROWING, "dataset": D1.replace("{hi:g}", "max(20, n^{1/4})")} if label else \
+    extra = {"a1": A1_GROWING, "dataset": D1_GROWING} if label else \
         {"a0": A0_BETA} if exp else {}
     return {"d": GROWTH_D, **extra}
 
@@ -487,7 +456,7 @@ def _sign_claim(cid, *, label, attention, j0, event, prefix, reading, probabilit
            statement=_sign_statement(prefix, attention, j0, event, probability[0]),
            domain=lambda pt: sas.sign_case(pt["n"], label, j0, a(pt) if a else None, sas.beta_width(pt["beta"])),
            sample=_sigma,
-           probability=probability[1], path=path, eventually=True, reading=Reading(notes=reading), erratum=erratum)
+           probability=probability[1], path=path, eventually=True, reading=structured(reading), erratum=erratum)
     def signs(case, S, xp):
         g = case.grouped
         row = g.query_class(case.params.j3 if case.j0 is None else case.j0)
@@ -576,7 +545,7 @@ def _network_claim(cid, *, label, events, m_rule, statement, reading, erratum=No
            domain=lambda pt: sas.case(pt["n"], label, sas.beta_width(pt["beta"]), a(pt) if a else None,
                                       m_rule=m_rule),
            sample=_columns, probability=lambda c: 1.0 - c.delta, path=BETA_PATH, eventually=True,
-           reading=Reading(notes=reading), erratum=erratum)
+           reading=structured(reading), erratum=erratum)
     def network(case, Y, xp):
         g, tau = case.grouped, _tau(case.params, xp)
         return _all([OUTCOMES[want](_top(g, att, Y, xp), tau, xp) for att, want in events], xp)
@@ -685,7 +654,7 @@ def _pair_columns(case, rng, size):
        domain=lambda pt: sas.pair_case(pt["n"], widths=sas.beta_width(pt["beta"]),
                                        a0=sas.a0_below_beta(pt["beta"]), a1=sas.a1_growing(pt["n"])),
        sample=_pair_columns, probability=lambda c: max(0.0, 1.0 - 4.0 * c.delta), path=BETA_PATH, eventually=True,
-       reading=Reading(notes={
+       reading=structured({
            "reading": ("the conjunction of the formal theorems it summarizes, on one network and one draw of its "
                        "weights y: D.5 (F_exp > 0 on D_1), D.9 with the D_0 its section and proof intend (F_exp = 0 "
                        "on D_0; see the erratum of theorem-d.9/main), D.13 and D.17 (F_lin = 0 on D_1 and D_0); "
@@ -693,7 +662,7 @@ def _pair_columns(case, rng, size):
            "probability": ("1 - 4 delta: the union bound of the four 1 - delta/poly(n) guarantees with poly(n) = 1; "
                            "'with high probability' is not quantified in Theorem 1.1"),
            "datasets": ("A^(0) in D_0 and A^(1) in D_1 share n, d, b, c (one network: tau = (c + 0.1) sqrt(log n) "
-                        "is a weight) and have their own a0, a1 (below), j3; " + D0),
+                        "is a weight) and have their own a0, a1 (see a0, a1), j3"), "D_0": D0,
            "d": GROWTH_D, "a0": A0_BETA, "a1": A1_GROWING, "tau": TAU, "x, V": X_THEOREM, "network": NETWORK,
            "y": Y_RADEMACHER,
            "m": M_NETWORK, "delta": DELTA, "n": EVENTUALLY, "log": LOG,

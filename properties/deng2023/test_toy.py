@@ -1,10 +1,8 @@
 """deng2023 Sections 3-5: Hoeffding (Lemma 3.1), dataset properties (Lemmas 4.1, 4.2)
 and the toy classifier (Lemmas 5.1-5.4), each claim part as printed.
 
-Shared reading of the open parameters (recorded in every claim's interpretation):
-natural logarithm; delta drawn in [10^-3, 0.1) (below 10^-3 unchecked); "1 - delta/poly(n)"
-read with poly(n) = 1, the most lenient reading; Definition 3.8 scores (Ax)_i drawn anywhere in
-[log n, 1.4 log n], endpoints and adversarial patterns included.
+The readings of the open phrases (natural logarithm, delta, "1 - delta/poly(n)", the Definition 3.8
+scores, tau, m) are deng2023's shared ones (attncheck/papers/deng2023/readings.py), referenced by each claim.
 """
 import math
 
@@ -15,15 +13,21 @@ from attncheck import Reading, claim, close, ge, gt, lt
 from attncheck.papers.deng2023.certification import TOY_GENERAL, TOY_SPIKE
 from attncheck.papers.deng2023.models import toy
 from attncheck.papers.deng2023.models.random_signs import rademacher_group_sums
-from attncheck.papers.deng2023.readings import DELTA, POLY
+from attncheck.papers.deng2023.readings import (
+    C_LARGE,
+    DELTA,
+    DELTA_SMALL,
+    EVENTUALLY,
+    LOG,
+    M_POSITIVE,
+    M_ZERO,
+    POLY,
+    TOY_NETWORK,
+    TOY_SCORES,
+    TOY_TAU,
+)
 from attncheck.papers.deng2023.strategies import m_large, m_smallest
 from attncheck.papers.deng2023.strategies.toy import hoeffding_case, toy_case
-
-LOG = "natural logarithm (the scores 4 log n become n^4 under exp)"
-SCORES = "Definition 3.8 scores anywhere in [log n, 1.4 log n], endpoints, constant, two-level and mixed patterns"
-EVENTUALLY = ("'with probability 1 - delta/poly(n)' with C 'sufficiently large' is read as an asymptotic "
-              "statement: refuted only if it fails at the largest n of the path; the report gives the n from "
-              "which it holds")
 
 SMALL_TO_HUGE = {"quick": [2, 10, 100, 10**3, 10**4, 10**6, 10**9],
                  "deep": [2, 3, 5, 10, 30, 100, 300, 10**3, 10**4, 10**5, 10**6, 10**8, 10**10, 10**12]}
@@ -116,11 +120,8 @@ def _growth_claim(cid, label, f, bound, statement, proof_rate):
         statement=statement[1],
         domain=lambda n: toy_case(n, label), sample=signs, path=GROWTH,
         probability=lambda c: 1.0 - c.delta,
-        reading=Reading(notes={
-            "C": "'C > 1 sufficiently large': the implied constant C*(n) = (1 - delta)-quantile of "
-                 "|sum_i f_i sigma_i| / bound, maximised over datasets; refuted only if C*(n) grows like a "
-                 "power of n along the path",
-            "probability": POLY, "delta": DELTA, "log": LOG, "datasets": SCORES,
+        reading=Reading(shared=(C_LARGE, POLY, DELTA, LOG, TOY_SCORES), unchecked=(DELTA_SMALL,), notes={
+            "C": "the ratio is |sum_i f_i sigma_i| / bound",
             "proof": proof_rate,
         }),
     )
@@ -149,7 +150,8 @@ lemma_4_2_part_1 = _growth_claim(
 
 # ---- Lemma 4.2 parts 2 and 3 (D1): exact probabilities ---------------------------------------
 
-D1_COMMON = {"datasets": SCORES + "; the spike 4 log n at one index", "log": LOG,
+D1_SHARED = (TOY_SCORES, LOG)
+D1_COMMON = {"spike": "the D_1 spike 4 log n at one index",
              "n": "every n >= 2 of the path (the proof assumes n >= 4; the statement does not)"}
 
 
@@ -157,7 +159,7 @@ D1_COMMON = {"datasets": SCORES + "; the spike 4 log n at one index", "log": LOG
     "deng2023/lemma-4.2/part-2", kind="inequality", source="deng2023 Section 4, Lemma 4.2 Part 2",
     statement=r"A \in D_1: \Pr_\sigma[|\sum_i f_{exp}(A,x)_i \sigma_i| \ge 1/4] \ge 1",
     domain=lambda n: toy_case(n, 1), path=SMALL_TO_HUGE,
-    reading=Reading(notes=dict(D1_COMMON, probability=(
+    reading=Reading(shared=D1_SHARED, notes=dict(D1_COMMON, probability=(
         "'Pr >= 1' is a for-all over the 2^n sign vectors (DESIGN: 'with probability 1' is a for all), decided "
         "by the adversarial sigma (+1 at the spike, -1 elsewhere), which attains min_sigma |<f, sigma>| = w - R "
         "whenever the spike weight w outweighs the rest R = 1 - w; a case where it does not is an ERROR, never "
@@ -174,7 +176,7 @@ def _sign_claim(suffix, sign, word):
         source="deng2023 Section 4, Lemma 4.2 Part 3",
         statement=rf"A \in D_1: \Pr[\sum_i f_{{exp}}(A,x)_i \sigma_i {word} 0] = 1/2",
         domain=lambda n: toy_case(n, 1), sample=signs, path=SMALL_TO_HUGE,
-        reading=Reading(notes=dict(D1_COMMON, parts="Part 3 states two equalities; -pos is '> 0', -neg is '< 0'",
+        reading=Reading(shared=D1_SHARED, notes=dict(D1_COMMON, parts="Part 3 states two equalities; -pos is '> 0', -neg is '< 0'",
                             probability="equality: refuted when 1/2 leaves the exact two-sided interval")),
     )
     def part_3(case, S, xp):
@@ -192,23 +194,16 @@ lemma_4_2_part_3_neg = _sign_claim("neg", -1.0, "<")
 TAU_QUARTER = lambda n, d: st.just(0.25)  # noqa: E731
 TAU_BELOW_QUARTER = lambda n, d: st.one_of(st.just(0.25), st.floats(1e-6, 0.25))  # noqa: E731
 
-NETWORK = {
-    "network": "F = phi(sum_l phi_tau(<f, y_l>)), y Rademacher n x m (Definitions 3.5-3.7; Definition 3.6 "
-               "prints F_exp for F_lin). F = 0 iff max_l <f, y_l> <= tau, F > 0 iff max_l <f, y_l> > tau "
-               "(phi_tau >= 0): the slack is tau - max_l <f, y_l>",
-    "log": LOG, "probability": POLY, "delta": DELTA, "datasets": SCORES, "n": EVENTUALLY,
-}
-TAU_ZERO = ("tau = 1/4: tau is left open, one network serves Lemmas 5.1-5.4 and Lemma 5.2 needs tau < 1/4 "
-            "(its proof concludes phi_tau(z) > 0 from z >= 1/4), so 1/4 is the most lenient tau for an 'F = 0' claim")
-M_ZERO = "m = floor(log(n/delta)) + 1, the smallest m = C log(n/delta) with C > 1: most lenient for 'F = 0'"
+NETWORK = (TOY_NETWORK, LOG, POLY, DELTA, TOY_SCORES, EVENTUALLY)
+NETWORK_NOTES = {"n": "'C sufficiently large' in m = C log(n/delta) makes the claim asymptotic"}
 
 
-def _network_claim(cid, label, f, want_zero, statement, tau, m_rule, tau_note, m_note, source):
+def _network_claim(cid, label, f, want_zero, statement, tau, m_rule, readings, notes, source):
     @claim(
         cid, kind="probabilistic", source=source, statement=statement,
         domain=lambda n: toy_case(n, label, m_rule=m_rule, tau=tau),
         sample=sign_matrices, probability=lambda c: 1.0 - c.delta, path=SMALL_TO_HUGE, eventually=True,
-        reading=Reading(notes=dict(NETWORK, tau=tau_note, m=m_note)),
+        reading=Reading(shared=NETWORK + readings, unchecked=(DELTA_SMALL,), notes=dict(NETWORK_NOTES, **notes)),
     )
     def network(case, Y, xp):
         top = np.max(toy.grouped_inner(f(case.scores, xp), Y, xp), axis=-1)
@@ -220,20 +215,20 @@ def _network_claim(cid, label, f, want_zero, statement, tau, m_rule, tau_note, m
 lemma_5_1 = _network_claim(
     "deng2023/lemma-5.1/main", 0, toy.f_exp_grouped, True,
     r"A \in D_0: F_{exp}(A) = 0 \text{ with probability at least } 1 - \delta/\mathrm{poly}(n)",
-    TAU_QUARTER, m_smallest, TAU_ZERO, M_ZERO, "deng2023 Section 5.1, Lemma 5.1")
+    TAU_QUARTER, m_smallest, (TOY_TAU, M_ZERO), {}, "deng2023 Section 5.1, Lemma 5.1")
 lemma_5_2 = _network_claim(
     "deng2023/lemma-5.2/main", 1, toy.f_exp_grouped, False,
     r"A \in D_1: F_{exp}(A) > 0 \text{ with probability at least } 1 - \delta/\mathrm{poly}(n)",
-    TAU_BELOW_QUARTER, m_large,
-    "every tau in (0, 1/4]: the proof's step needs tau below the 1/4 of Lemma 4.2 Part 2",
-    "m = ceil(C log(n/delta)) with C in [2, 3]: the failure probability 2^-m falls with C, so a larger C "
-    "is more lenient; with C close to 1 the claim fails at n = 2 for delta < 1/64 (2^-6 > delta)",
+    TAU_BELOW_QUARTER, m_large, (M_POSITIVE,),
+    {"tau": "every tau in (0, 1/4]: the proof's step needs tau below the 1/4 of Lemma 4.2 Part 2",
+     "m": "the failure probability 2^-m falls with C; with C close to 1 the claim fails at n = 2 for delta < 1/64 "
+          "(2^-6 > delta)"},
     "deng2023 Section 5.1, Lemma 5.2")
 lemma_5_3 = _network_claim(
     "deng2023/lemma-5.3/main", 0, toy.f_lin_grouped, True,
     r"A \in D_0: F_{lin}(A) = 0 \text{ with probability at least } 1 - \delta/\mathrm{poly}(n)",
-    TAU_QUARTER, m_smallest, TAU_ZERO, M_ZERO, "deng2023 Section 5.2, Lemma 5.3")
+    TAU_QUARTER, m_smallest, (TOY_TAU, M_ZERO), {}, "deng2023 Section 5.2, Lemma 5.3")
 lemma_5_4 = _network_claim(
     "deng2023/lemma-5.4/main", 1, toy.f_lin_grouped, True,
     r"A \in D_1: F_{lin}(A) = 0 \text{ with probability at least } 1 - \delta/\mathrm{poly}(n)",
-    TAU_QUARTER, m_smallest, TAU_ZERO, M_ZERO, "deng2023 Section 5.2, Lemma 5.4")
+    TAU_QUARTER, m_smallest, (TOY_TAU, M_ZERO), {}, "deng2023 Section 5.2, Lemma 5.4")

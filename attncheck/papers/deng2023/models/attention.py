@@ -337,3 +337,16 @@ def F_exp(A1: np.ndarray, A2: np.ndarray, A3: np.ndarray, X: np.ndarray, V: np.n
     (or a (B,) array).
     """
     return network_head(c_exp_matrix(A1, A2, A3, X, V), y, tau)
+
+
+# ---- general inputs (A1, A2, A3, Q, K, V of one case): the two forms of Fact A.1 and Claims C.3, C.5 ----------------
+
+def general_tensor_form(case):
+    """(A1 (x) A2, vec(QK^T)) of Definitions C.1, C.4."""
+    return tensor_A(case.A1, case.A2), vec(case.X)
+
+
+def general_matrix_scores(case):
+    """(A1)_{j0,*} Q K^T A2^T for every j0 (rows), and the magnitude |A1||Q||K|^T|A2|^T (Claims C.3, C.5)."""
+    magnitude = np.abs(case.A1) @ np.abs(case.Q) @ np.abs(case.K).T @ np.abs(case.A2).T
+    return case.A1 @ case.Q @ case.K.T @ case.A2.T, magnitude
