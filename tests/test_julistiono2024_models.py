@@ -1,16 +1,28 @@
 """julistiono2024 models: closed forms against torch autograd, mpmath and independent solvers."""
-import claimfiles
+from pathlib import Path
+
 import mpmath
 import numpy as np
 import pytest
 import torch
 from scipy.optimize import minimize
 
+from attncheck.core.claims import REGISTRY
 from attncheck.numeric.devices import torch_device
 from attncheck.numeric.precision import MP
 from attncheck.papers.julistiono2024.data.mirror_descent import AttData, joint_toy, synthetic
 from attncheck.papers.julistiono2024.models import att_svm as svm
+from attncheck.papers.julistiono2024.models import cone_runs as conv
 from attncheck.papers.julistiono2024.models import mirror_descent as md
+from attncheck.run import loader
+
+CLAIMS = Path(__file__).resolve().parents[1] / "properties" / "julistiono2024"
+
+
+def _eq29_claim():
+    """lemma-29/eq-29, from the registry (its claim file loaded as attncheck loads it)."""
+    loader.load([CLAIMS])
+    return REGISTRY.get("julistiono2024/lemma-29/eq-29")
 
 
 @pytest.fixture(scope="module")
@@ -196,14 +208,13 @@ def test_step_increments_have_no_cancellation(data, rel):
 def test_exact_run_and_the_per_step_form_of_29():
     """lemma-29/eq-29: its float64 per-step form agrees with (29') on the run recomputed in 60 digits, to 1e-14 of its
     scale, where the float64 iterates' own differences carry errors of 1e-15 relative (R0 = 10 and 30)."""
-    conv = claimfiles.module("julistiono2024", "test_convergence")
     for args in [((10.0, 60), 0, 1.5, 0.3819660112501051, 2147483648, 1e-3), ((30.0, 60), 1, 3.0, 0.0, 0, 1.0)]:
         run = conv.Run(*args)
-        fast = conv._eq29_steps(run.tr, run.eta)
+        fast = conv.eq29_steps(run.tr, run.eta)
         with mpmath.workdps(60):
             xp = MP(60)
             exact = run.exact(xp)
-            direct = conv._eq29(exact, run.eta, xp)
+            direct = conv.eq29(exact, run.eta, xp)
             S = np.array([float(v * n) for v, n in zip(direct.value, exact.Np1[1:], strict=False)])
             assert np.allclose(exact.N.astype(float), run.tr.N, rtol=1e-13)
         assert np.max(np.abs(fast.value - S) / fast.scale) <= 1e-14
@@ -287,11 +298,9 @@ def test_the_rounding_scale_of_a_divergence_rounded_below_zero_is_real():
     the max-margin direction rounded to -5.9e-31, and sqrt made the slack's scale complex (ERROR)."""
     from types import SimpleNamespace
 
-    conv = claimfiles.module("julistiono2024", "test_convergence")
-
     with mpmath.workdps(30):
         D = np.array([mpmath.mpf("-5.9e-31"), mpmath.mpf("0.25"), mpmath.mpf("-1e-40")], dtype=object)
-        scale = conv._d_rounding(SimpleNamespace(D=D), MP(30))
+        scale = conv.d_rounding(SimpleNamespace(D=D), MP(30))
         assert all(isinstance(s, mpmath.mpf) for s in scale)
         assert abs(scale[0] - (mpmath.sqrt(mpmath.mpf("0.25")) + mpmath.sqrt(mpmath.mpf("5.9e-31")) + 1)) < 1e-25
 
@@ -304,16 +313,15 @@ def test_a_thirty_digit_run_does_not_decide_what_sixty_digits_reverse():
     much as the claim holds) must still be refuted at every step: the larger scale costs precision, not power."""
     from attncheck.numeric.precision import Slack, holds
 
-    conv = claimfiles.module("julistiono2024", "test_convergence")
-
+    eq29 = _eq29_claim()
     run = conv.Run((30.0, 100), 0, 1.1, 0.0, 0, 1e-3)
-    decided = holds(lambda xp, idx: conv.lemma_29_eq29.evaluate(run, xp), margin=conv.EQ29_MARGIN)
+    decided = holds(lambda xp, idx: eq29.evaluate(run, xp), margin=eq29.margin)
     assert decided.ok.all() and not decided.undecided.any()
     assert (decided.rel > 0).all()
 
     def mirror(xp, idx):
-        s = conv.lemma_29_eq29.evaluate(run, xp)
+        s = eq29.evaluate(run, xp)
         return Slack(-np.asarray(s.value), s.scale)
 
-    planted = holds(mirror, margin=conv.EQ29_MARGIN)
+    planted = holds(mirror, margin=eq29.margin)
     assert not planted.ok.any() and not planted.undecided.any()

@@ -10,14 +10,14 @@ float64 evaluation is declared undecidable (NaN) and mpmath decides.
 """
 import numpy as np
 
-from attncheck import Choice, Int, Reading, Real, Slack, Space, all_of, claim, lt
+from attncheck import Choice, Int, Provenance, Reading, Real, Reason, Slack, Space, Unchecked, all_of, claim, lt
 from attncheck.numeric.precision import F64
+from attncheck.papers.julistiono2024 import readings as rd
+from attncheck.papers.julistiono2024.models import cone
 from attncheck.papers.julistiono2024.models import mirror_descent as md
-from attncheck.papers.julistiono2024.strategies.mirror_descent import CONE, P_STANDARD, ConeCase
+from attncheck.papers.julistiono2024.strategies.mirror_descent import P_STANDARD, ConeCase
 
 PAPER = "julistiono2024 (arXiv 2410.14581)"
-#: score gap beyond which float64 softmax weights are too small to trust (they underflow at ~745)
-UNDERFLOW_GAP = 600.0
 
 
 def _space(R, **extra):
@@ -25,113 +25,59 @@ def _space(R, **extra):
                  w=Int(0, 2 ** 31), **extra)
 
 
-def _undecidable_in_float(case, xp):
-    """True when float64 softmax weights of every sample are below e^-600 (the gradient is not representable)."""
-    if xp is not F64:
-        return False
-    h = np.sort(md.scores(case.data, case.W), axis=-1)
-    return bool(np.min(h[:, -1] - h[:, -2]) > UNDERFLOW_GAP)
-
-
 NAN = Slack(np.nan, np.nan)
+#: the cone claims' setting and the parts of the domain it leaves out (attncheck.papers.julistiono2024.readings)
+CONE_SHARED = rd.CONE_SETTING
+CONE_UNCHECKED = rd.CONE_UNCHECKED + (rd.CONE_P_OFF,)
 
 
 # ---- Lemma 19 ---------------------------------------------------------------------------------
 
-def _eps(case):
-    """eps_mu at the tightest admissible mu: the point's own D_psi(bar W_mm, bar W) (any mu in [D, mu(alpha)] is)."""
-    g = case.geom
-    return g.eps_mu(float(md.directional_bregman(g.W_mm, case.Wbar, g.p)))
-
-
-L19 = {**CONE, "provenance": "DERIVED-UNCERTAIN (exact constants and the name of the set in (8)); the closeness "
-                             "bound eps_mu of the claims file (Lemma 13, then Lemma 12 for p < 2)",
-       "R": "||W||_p = ||W_mm||_p (the lemma's normalization)",
-       "mu": "the tightest admissible mu = D_psi(bar W_mm, bar W) of the point (the statement is for every mu <= "
-             "mu(alpha) with D <= mu)"}
+#: Lemma 19: the statement's constants and the set behind "(8)" are not known
+L19_PROVENANCE = Provenance("DERIVED-UNCERTAIN", "exact constants and the name of the set in (8) unknown; eps_mu is "
+                                                 "the claims file's closeness bound (Lemma 13, then Lemma 12 for p < 2)")
+L19 = Reading(provenance=L19_PROVENANCE, unchecked=CONE_UNCHECKED, shared=CONE_SHARED + (rd.LEMMA_19_MU,))
 
 
 @claim(
     "julistiono2024/lemma-19/closeness", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 19 (step 1)",
     statement=r"D_\psi(\bar W^{mm},\bar W)\le\mu\ \Rightarrow\ \|\bar W-\bar W^{mm}\|_p\le\varepsilon_\mu/(A_q\|W^{mm}\|_p)",
-    space=_space(1.0), reading=Reading(notes=L19), cost="normal",
+    space=_space(1.0), reading=L19, cost="normal",
 )
 def lemma_19_closeness(case, xp):
     g = case.geom
     # the pair D_psi is taken on (directional_bregman normalizes both), so a direction off the unit sphere by rounding
     # is not compared with its own normalization
     dist = float(md.lp_norm(md.normalize(case.Wbar, g.p) - md.normalize(g.W_mm, g.p), g.p))
-    bound = _eps(case) / (g.A_q * g.svm.norm)
+    bound = cone.eps(case) / (g.A_q * g.svm.norm)
     return Slack(bound - dist, bound + dist)
 
 
-def _margins_mm(g):
-    """(n, T) margins (x_{i alpha_i} - x_it)^T W_mm z_i of the certified solution (NaN at t = alpha_i)."""
-    from attncheck.papers.julistiono2024.models.att_svm import AttConstraints
-
-    full = np.full(g.support.shape, np.nan)
-    full[AttConstraints(g.data, g.alpha).mask] = g.svm.margins
-    return full
-
-
-def _step2(case, xp):
-    """h = X (W - W_mm) z with W - W_mm = ||W_mm||_p (bar W - bar W_mm), ||W - W_mm||_p, and eps at the point.
-
-    The difference is formed from the two unit directions (W_mm = ||W_mm||_p bar W_mm by definition), and D_psi is
-    taken between the same two matrices, so on the ray (u = 0) every term is exactly 0 and ties stay exact.
-    """
-    g, p = case.geom, case.geom.p
-    Wbar_mm = md.normalize(g.W_mm, p)
-    dW = xp.asarray(case.Wbar - Wbar_mm) * g.svm.norm
-    D = md.bregman(Wbar_mm, case.Wbar, p, xp)
-    pp = xp.asarray(p)
-    base = g.A_q * g.svm.norm
-    if p >= 2:
-        eps = base * (pp * 2 ** pp * D) ** (1 / pp)
-    else:
-        eps = base * g.m ** (1 / pp - xp.asarray(0.5)) * (2 * D / (pp - 1)) ** xp.asarray(0.5)
-    return md.scores(g.data, dW, xp), md.lp_norm(dW, p, xp), eps
-
-
-L19_EXACT = {**L19, "ties": "W - W_mm = ||W_mm||_p (bar W - bar W_mm) and D_psi(bar W_mm, bar W) from the same unit "
-                            "directions (exact at u = 0, where W = W_mm and every slack is exactly 0: decided as an "
-                            "equality in float64 and mpmath)",
-             "SVM margins": "(x_alpha - x_t)^T W z_i = m_it + (x_alpha - x_t)^T (W - W_mm) z_i with m_it the certified "
-                            "solution's margins (KKT residual <= 1e-13): support margins are exactly 1 (the definition "
-                            "of T_i, tolerance 1e-9 on the computed margins) and nu_alpha = min of the non-support "
-                            "m_it - 1, so the solver's own rounding is not charged to the lemma"}
+L19_EXACT = Reading(
+    provenance=L19_PROVENANCE, unchecked=CONE_UNCHECKED,
+    shared=CONE_SHARED + (rd.LEMMA_19_MU, rd.LEMMA_19_EXACT))
 
 
 @claim(
     "julistiono2024/lemma-19/holder", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 19 (step 2)",
     statement=r"|(x_{it}-x_{i\tau})^\top(W-W^{mm})z_i|\le A_q\|W-W^{mm}\|_p\le\varepsilon_\mu",
-    space=_space(1.0), reading=Reading(notes=L19_EXACT), cost="normal",
+    space=_space(1.0), reading=L19_EXACT, cost="normal",
 )
 def lemma_19_holder(case, xp):
-    h, nrm, eps = _step2(case, xp)
+    h, nrm, eps = cone.step2(case, xp)
     i, t, tau = np.nonzero(~np.eye(h.shape[1], dtype=bool)[None].repeat(h.shape[0], 0))
     gap = xp.abs(h[i, t] - h[i, tau])
     lhs = case.geom.A_q * nrm
     return all_of(Slack(lhs - gap, lhs + gap), Slack(eps - lhs, eps + lhs), xp=xp)
 
 
-def _pairs(case, xp):
-    """Per (i, t in T_i, tau in bar T_i): h_t - h_tau, h_alpha - h_tau, m_tau - 1 - nu, and eps."""
-    g = case.geom
-    h, _, eps = _step2(case, xp)
-    excess = (_margins_mm(g) - 1.0) - g.nu  # >= 0 on bar T_i by the definition of nu_alpha
-    i, t, tau = np.nonzero(g.support[:, :, None] & g.non_support[:, None, :])
-    h_alpha = h[np.arange(len(g.alpha)), g.alpha]
-    return h[i, t] - h[i, tau], h_alpha[i] - h[i, tau], excess[i, tau], eps
-
-
 @claim(
     "julistiono2024/lemma-19/12a", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 19 (12a)",
     statement=r"t\in\mathcal T_i,\ \tau\in\bar{\mathcal T}_i:\ (x_{it}-x_{i\tau})^\top Wz_i\ge\nu_\alpha-2\varepsilon_\mu",
-    space=_space(1.0), reading=Reading(notes=L19_EXACT), cost="normal",
+    space=_space(1.0), reading=L19_EXACT, cost="normal",
 )
 def lemma_19_12a(case, xp):
-    d_t_tau, _, excess, eps = _pairs(case, xp)
+    d_t_tau, _, excess, eps = cone.pairs(case, xp)
     # (x_t - x_tau)^T W z = m_tau - m_t + h_t - h_tau with m_t = 1: slack = (m_tau - 1 - nu) + h_t - h_tau + 2 eps
     return Slack(excess + d_t_tau + 2 * eps, excess + xp.abs(d_t_tau) + 2 * eps)
 
@@ -139,21 +85,21 @@ def lemma_19_12a(case, xp):
 @claim(
     "julistiono2024/lemma-19/12b", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 19 (12b)",
     statement=r"\tau\in\bar{\mathcal T}_i:\ (x_{i\alpha_i}-x_{i\tau})^\top Wz_i\ge1+\nu_\alpha-\varepsilon_\mu",
-    space=_space(1.0), reading=Reading(notes=L19_EXACT), cost="normal",
+    space=_space(1.0), reading=L19_EXACT, cost="normal",
 )
 def lemma_19_12b(case, xp):
-    _, d_a_tau, excess, eps = _pairs(case, xp)
+    _, d_a_tau, excess, eps = cone.pairs(case, xp)
     return Slack(excess + d_a_tau + eps, excess + xp.abs(d_a_tau) + eps)
 
 
 @claim(
     "julistiono2024/lemma-19/12c", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 19 (12c)",
     statement=r"t\in\mathcal T_i:\ (x_{i\alpha_i}-x_{it})^\top Wz_i\le1+\varepsilon_\mu",
-    space=_space(1.0), reading=Reading(notes=L19_EXACT), cost="normal",
+    space=_space(1.0), reading=L19_EXACT, cost="normal",
 )
 def lemma_19_12c(case, xp):
     g = case.geom
-    h, _, eps = _step2(case, xp)
+    h, _, eps = cone.step2(case, xp)
     i, t = np.nonzero(g.support)
     d_a_t = h[np.arange(len(g.alpha)), g.alpha][i] - h[i, t]
     return Slack(eps - d_a_t, eps + xp.abs(d_a_t))
@@ -162,67 +108,56 @@ def lemma_19_12c(case, xp):
 # ---- Lemma 20 ---------------------------------------------------------------------------------
 
 R_PATH = {"quick": [1.0, 10.0, 100.0, 1e3, 1e4], "deep": [1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1e3, 3e3, 1e4, 1e5]}
-R_NOTE = ("R_mu exists but its formula is unknown: judged at the end of the path R / ||W_mm||_p in {1, 10, 100, 1e3, "
-          "1e4} (deep: up to 1e5), 'holds from R' reported; float64 softmax underflows from R ~ 1e3, mpmath there")
-
-
-def _inner_mm(case, xp):
-    return md.grad_inner(case.data, case.W, case.geom.W_mm, xp=xp)
 
 
 @claim(
     "julistiono2024/lemma-20/main", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 20",
     statement=r"W\in\mathcal C_{p,\mu,R_\mu}(W^{mm}):\ \langle\nabla\mathcal L(W),W^{mm}\rangle<0",
     space=lambda R: _space(R), path=R_PATH, eventually=True, cost="expensive",
-    reading=Reading(notes={**CONE, "provenance": "DERIVED-UNCERTAIN (qualitative claim certain, R_mu formula unknown)",
-                    "R": R_NOTE, "evaluation": "pairwise form of <grad L, W_mm> (no cancellation at large R)"}),
+    reading=Reading(provenance=Provenance("DERIVED-UNCERTAIN", "qualitative claim certain, R_mu formula unknown"),
+                    unchecked=CONE_UNCHECKED, shared=CONE_SHARED + (rd.R_MU_PATH,),
+                    notes={"evaluation": "pairwise form of <grad L, W_mm> (no cancellation at large R)"}),
 )
 def lemma_20(case, xp):
-    if _undecidable_in_float(case, xp):
+    if cone.undecidable_in_float(case, xp):
         return NAN
-    return lt(_inner_mm(case, xp), 0.0, xp)
+    return lt(cone.inner_mm(case, xp), 0.0, xp)
 
 
 @claim(
     "julistiono2024/lemma-20/companion", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 20 (companion used by "
     "Lemma 22)", statement=r"W\in\mathcal C_{p,\mu,R_\mu}(W^{mm}):\ \langle\nabla\mathcal L(W),W\rangle<0",
     space=lambda R: _space(R), path=R_PATH, eventually=True, cost="expensive",
-    reading=Reading(notes={**CONE, "provenance": "DERIVED (observed companion in the claims file; it makes ||W(k)||_p "
-                                          "increase via Lemma 22 (ii))", "R": R_NOTE}),
+    reading=Reading(provenance=Provenance("DERIVED", "observed companion in the claims file; it makes ||W(k)||_p "
+                                                     "increase via Lemma 22 (ii)"),
+                    unchecked=CONE_UNCHECKED, shared=CONE_SHARED + (rd.R_MU_PATH,)),
 )
 def lemma_20_companion(case, xp):
-    if _undecidable_in_float(case, xp):
+    if cone.undecidable_in_float(case, xp):
         return NAN
     return lt(md.grad_inner(case.data, case.W, case.W, xp=xp), 0.0, xp)
 
 
 # ---- Lemma 21 ---------------------------------------------------------------------------------
 
-def _pi_emp(case, xp):
-    """pi_emp(W) = <grad L, bar W> / <grad L, bar W_mm> - 1 (both negative in the cone)."""
-    g = case.geom
-    num = md.grad_inner(case.data, case.W, case.Wbar, xp=xp)
-    den = _inner_mm(case, xp) / g.svm.norm
-    return num / den - 1
-
-
 @claim(
     "julistiono2024/lemma-21/main", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 21",
     statement=r"\forall\pi>0\ \exists R_\pi:\ W\in\mathcal C_{p,\mu,R_\pi}(W^{mm})\Rightarrow"
               r"\langle\nabla\mathcal L(W),W/\|W\|_p\rangle\ge(1+\pi)\langle\nabla\mathcal L(W),W^{mm}/\|W^{mm}\|_p\rangle",
     space=lambda R: _space(R, pi=Real(1e-4, 1.0, log=True)), path=R_PATH, eventually=True, cost="expensive",
-    reading=Reading(notes={**CONE, "provenance": "DERIVED-UNCERTAIN (R_pi formula unknown)",
-                    "pi": "pi drawn in [1e-4, 1] (log scale); the statement's 'every pi > 0' is checked for these. "
-                          "pi > 1 follows at the same point from any drawn pi (the checked form pi_emp <= pi is "
-                          "monotone in pi)",
-                    "R": R_NOTE, "form": "equivalently pi_emp(W) = <grad L, bar W>/<grad L, bar W_mm> - 1 <= pi",
-                    "unchecked": CONE["unchecked"] + "; pi in (0, 1e-4): not drawn (the R_pi it needs is unknown and "
-                                 "may lie beyond the path's end)"}),
+    reading=Reading(
+        provenance=Provenance("DERIVED-UNCERTAIN", "R_pi formula unknown"),
+        unchecked=CONE_UNCHECKED + (Unchecked("pi in (0, 1e-4)", Reason.NOT_DRAWN, "the R_pi it needs is unknown and "
+                                                                                    "may lie beyond the path's end"),),
+        shared=CONE_SHARED + (rd.R_MU_PATH, rd.PI_DRAWN),
+        notes={"pi": "the statement's 'every pi > 0' is checked for the drawn pi. pi > 1 follows at the same point from "
+                     "any drawn pi (the checked form pi_emp <= pi is monotone in pi)",
+               "form": "equivalently pi_emp(W) = <grad L, bar W>/<grad L, bar W_mm> - 1 <= pi"}),
 )
 def lemma_21(case, xp):
-    if _undecidable_in_float(case, xp):
+    if cone.undecidable_in_float(case, xp):
         return NAN
-    pe = _pi_emp(case, xp)
+    pe = cone.pi_emp(case, xp)
     return Slack(case.pi - pe, case.pi + 1 + xp.abs(pe + 1))
 
 
@@ -237,29 +172,32 @@ R27_PATH = {"quick": [1.0, 3.0, 10.0, 30.0, 100.0], "deep": [1.0, 2.0, 3.0, 5.0,
               r"-\|W(k)\|_p^{p-1}-\frac{\eta(\mathcal L(W(k))-\mathcal L(W(k+1)))}{\|W(k)\|_p}\Big]",
     space=lambda R: _space(R, pi=Real(1e-4, 1.0, log=True), eta=Real(1e-3, 1.0, log=True)), path=R27_PATH,
     eventually=True, cost="expensive",
-    reading=Reading(notes={**CONE, "provenance": "DERIVED (Sun et al. Eq. 12 analogue; R_pi of Lemma 21 unknown)",
-                    "W(k)": "the cone point W; W(k+1) its un-normalized ell_p-AttGD step, computed in the evaluating "
-                            "precision (float64, or mpmath at the escalation's dps, so W(k+1) is the exact step "
-                            "to that precision)",
-                    "pi": "drawn in [1e-4, 1] (log scale), as in lemma-21/main", "eta": "'eta small': eta in "
-                    "[1e-3, 1] (log scale)",
-                    "unchecked": CONE["unchecked"] + "; pi in (0, 1e-4) and pi > 1: not drawn (the right side "
-                                 "falls with pi only where its bracket is positive, so pi > 1 is not implied by the "
-                                 "drawn pi as in lemma-21/main); eta in (0, 1e-3): not drawn",
-                    "R": "R_pi exists but its formula is unknown: judged at the end of the path R / ||W_mm||_p in "
-                         "{1, 3, 10, 30, 100} (eventually). Unchecked: R > 100 ||W_mm||_p, where one step changes "
-                         "||W||_p^(p-1) and L by less than e^-300 relative (beyond 240-digit arithmetic)",
-                    "evaluation": "left side -eta <grad L(W(k)), W_mm> / ||W_mm||_p (the update rule; pairwise form), "
-                                  "||W||_p^(p-1) = ||grad psi(W)||_q; float64: the increments of ||grad psi||_q and "
-                                  "L over the step formed without cancellation (dual_norm_increment, loss_decrease), "
-                                  "mpmath: the printed differences at the escalation's precision"}),
+    reading=Reading(
+        provenance=Provenance("DERIVED", "Sun et al. Eq. 12 analogue; R_pi of Lemma 21 unknown"),
+        unchecked=CONE_UNCHECKED + (
+            Unchecked("pi in (0, 1e-4)", Reason.NOT_DRAWN, rd.NO_REASON),
+            Unchecked("pi > 1", Reason.NOT_DRAWN, "the right side falls with pi only where its bracket is positive, so "
+                                                  "pi > 1 is not implied by the drawn pi as in lemma-21/main"),
+            rd.ETA_BELOW,
+            Unchecked("R > 100 ||W_mm||_p", Reason.FLOAT_RANGE, "one step changes ||W||_p^(p-1) and L by less than "
+                                                                "e^-300 relative (beyond 240-digit arithmetic)")),
+        shared=CONE_SHARED + (rd.PI_DRAWN, rd.ETA_SMALL),
+        notes={"W(k)": "the cone point W; W(k+1) its un-normalized ell_p-AttGD step, computed in the evaluating "
+                       "precision (float64, or mpmath at the escalation's dps, so W(k+1) is the exact step to that "
+                       "precision)",
+               "R": "R_pi exists but its formula is unknown: judged at the end of the path R / ||W_mm||_p in "
+                    "{1, 3, 10, 30, 100} (eventually)",
+               "evaluation": "left side -eta <grad L(W(k)), W_mm> / ||W_mm||_p (the update rule; pairwise form), "
+                             "||W||_p^(p-1) = ||grad psi(W)||_q; float64: the increments of ||grad psi||_q and L over "
+                             "the step formed without cancellation (dual_norm_increment, loss_decrease), mpmath: the "
+                             "printed differences at the escalation's precision"}),
 )
 def lemma_27(case, xp):
     g, p, eta = case.geom, case.geom.p, case.eta
     G = md.grad(case.data, case.W, xp=xp)
     q = md.dual_exponent(p, xp)
     theta0 = md.mirror_map(case.W, p, xp)
-    lhs = -eta * _inner_mm(case, xp) / g.svm.norm
+    lhs = -eta * cone.inner_mm(case, xp) / g.svm.norm
     N0 = md.lp_norm(case.W, p, xp)
     if xp is F64:  # the increments of N^(p-1) and L formed without cancellation (exact rewriting of the same slack)
         dn = md.dual_norm_increment(theta0, -eta * G, q)

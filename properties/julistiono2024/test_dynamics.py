@@ -5,42 +5,18 @@ Along the Section 4.1 runs: the directional Bregman divergence D_psi_p(bar W_mm_
 Beyond the paper: the matched claim along T (tokens) and d, p on a grid in (1, 4], with the ell_p-AttSVM
 solved to a KKT residual <= 1e-8 at every point (asserted).
 """
-from functools import cache
-
 import numpy as np
 
-from attncheck import Choice, Int, Reading, Slack, Space, claim
-from attncheck.papers.julistiono2024.data.mirror_descent import section_4_1
+from attncheck import Choice, Int, Provenance, Reading, Reason, Slack, Space, Unchecked, claim
+from attncheck.papers.julistiono2024 import readings as rd
 from attncheck.papers.julistiono2024.models import att_svm as svm
 from attncheck.papers.julistiono2024.models import mirror_descent as md
+from attncheck.papers.julistiono2024.models.theorem_runs import Scaled, decay, run
 
 PAPER = "julistiono2024 (arXiv 2410.14581)"
 P_RUN = (1.75, 2.0, 3.0)
-STEPS = 2000
-EVERY = 20
-
-THEOREM = {
-    "provenance": "DERIVED summary of the main-body theorem implied by A.2-A.5 (theorem number unknown)",
-    "setting": "CODE experiment setting of Section 4.1: n = 6, T = 8, d = 10 (seeds 0-7), W(0) ~ N(0, 1), "
-               "normalized ell_p mirror descent, eta = 0.1, 2000 iterations; alpha = argmax of the final softmax (the "
-               "lemmas analyse un-normalized steps with a fixed alpha: claims file section 3, item 10)",
-}
-
-
-@cache
-def _run(seed, p, w):
-    data = section_4_1(seed)
-    W0 = np.random.default_rng(w).standard_normal((10, 10))
-    Ws = md.attgd(data, W0, p, 0.1, STEPS, normalized=True, every=EVERY)
-    alpha = np.argmax(md.scores(data, Ws[-1]), axis=-1)
-    return data, Ws, alpha
-
-
-def _decay(D, every=EVERY):
-    """Least-squares slope of log D(k) against log k over the last three quarters of the run."""
-    k = (np.arange(len(D)) * every)[len(D) // 4:]
-    y = np.log(np.maximum(D[len(D) // 4:], 1e-300))
-    return float(np.polyfit(np.log(k), y, 1)[0])
+#: the main theorem as the summary of A.2-A.5 (no statement survived)
+THEOREM = Provenance("DERIVED", "summary of the main-body theorem implied by A.2-A.5 (theorem number unknown)")
 
 
 SPACE = Space(seed=Int(0, 7), p=Choice(P_RUN), w=Int(0, 2 ** 31))
@@ -51,17 +27,22 @@ SPACE = Space(seed=Int(0, 7), p=Choice(P_RUN), w=Int(0, 2 ** 31))
     "Lemmas 28-30) and Section 4.1", cost="expensive",
     statement=r"D_{\psi}(\bar W^{mm}_\alpha,\bar W(k))\to0\ \ (k\to\infty)",
     space=SPACE,
-    reading=Reading(notes={**THEOREM, "check": "the fitted exponent of D(k) ~ k^b over k in [500, 2000] is negative (strict); "
-                                        "the exponent is the evidence's slack. This is all that is checked: a negative "
-                                        "least-squares slope of log D against log k in that window, not that D(k) "
-                                        "reaches 0",
-                    "unchecked": "the limit D(k) -> 0 itself and k > 2000; p outside {1.75, 2, 3} (not drawn)"}),
+    reading=Reading(
+        provenance=THEOREM, shared=(rd.THEOREM_SETTING,),
+        unchecked=(Unchecked("the limit D(k) -> 0 itself", Reason.NOT_DRAWN,
+                             "not drawn (no reason recorded); only the sign of the fitted exponent is checked"),
+                   Unchecked("k > 2000", Reason.NOT_DRAWN, "not drawn (no reason recorded); the runs are 2000 "
+                                                           "iterations long"),
+                   Unchecked("p outside {1.75, 2, 3}", Reason.NOT_DRAWN, rd.NO_REASON)),
+        notes={"check": "the fitted exponent of D(k) ~ k^b over k in [500, 2000] is negative (strict); the exponent "
+                        "is the evidence's slack. This is all that is checked: a negative least-squares slope of log D "
+                        "against log k in that window, not that D(k) reaches 0"}),
 )
 def theorem_matched(v, xp):
-    data, Ws, alpha = _run(v["seed"], v["p"], v["w"])
+    data, Ws, alpha = run(v["seed"], v["p"], v["w"])
     sol = svm.att_svm(data, alpha, v["p"])
     D = np.array([float(md.directional_bregman(sol.w, W, v["p"])) for W in Ws])
-    b = _decay(D)
+    b = decay(D)
     return Slack(-b, 1.0, strict=True)
 
 
@@ -70,13 +51,14 @@ def theorem_matched(v, xp):
     "(q, p) pairs)", cost="expensive",
     statement=r"q\ne p:\ D_{\psi_p}(\bar W^{mm}_q,\bar W(k))\not\to0",
     space=SPACE,
-    reading=Reading(notes={**THEOREM, "q": "both q in {1.75, 2, 3} other than p, with the run's alpha",
+    reading=Reading(provenance=THEOREM, shared=(rd.THEOREM_SETTING,),
+                    notes={"q": "both q in {1.75, 2, 3} other than p, with the run's alpha",
                     "check": "the limit D_psi_p(bar W_mm_q, bar W_mm_p) is positive and the divergence at k = 2000 "
                              "is at least half of it (the iterates' direction approaches bar W_mm_p, so "
                              "D_psi_p(bar W_mm_q, bar W(k)) approaches this positive limit)"}),
 )
 def theorem_mismatched(v, xp):
-    data, Ws, alpha = _run(v["seed"], v["p"], v["w"])
+    data, Ws, alpha = run(v["seed"], v["p"], v["w"])
     p = v["p"]
     Wp = svm.att_svm(data, alpha, p).w
     out = []
@@ -98,46 +80,24 @@ KKT_MAX = 1e-8
 TD_PATH = {"quick": [(8, 10, 500), (16, 16, 500)], "deep": [(8, 10, 1000), (64, 32, 1000), (256, 64, 1000)]}
 
 
-@cache
-def _scaled(T, d, K, seed, p):
-    """Normalized ell_p-AttGD (eta = 0.1) on n = 6 samples of T tokens in R^d; the run's alpha and its ell_p-AttSVM."""
-    data = section_4_1(seed, 6, T, d)
-    W0 = np.random.default_rng(np.random.SeedSequence([seed, T, d])).standard_normal((d, d))
-    every = K // 40
-    Ws = md.attgd(data, W0, p, 0.1, K, normalized=True, every=every)
-    alpha = np.argmax(md.scores(data, Ws[-1]), axis=-1)
-    sol = svm.att_svm(data, alpha, p)
-    D = np.array([float(md.directional_bregman(sol.w, W, p)) for W in Ws])
-    return _decay(D, every), sol.kkt, sol.seconds
-
-
-class Scaled:
-    """One (T, d, K, seed, p) run (repr: the parameters)."""
-
-    def __init__(self, point, seed, p):
-        (self.T, self.d, self.K), self.seed, self.p = point, seed, p
-        self.b, self.kkt, self.seconds = _scaled(self.T, self.d, self.K, seed, p)
-
-    def __repr__(self):
-        return f"Scaled(T={self.T}, d={self.d}, K={self.K}, seed={self.seed}, p={self.p})"
-
-
 @claim(
     "julistiono2024/theorem-main/scaling", kind="inequality", source=f"{PAPER}, main theorem; beyond the paper "
     "(issue 8: along T and d, p on a grid in (1, 4])", cost="expensive",
     statement=r"D_{\psi}(\bar W^{mm}_\alpha,\bar W(k))\to0\ \text{along }T\le256,\ d\le64,\ p\in(1,4]",
     space=lambda point: Space(build=lambda **v: Scaled(point, **v), seed=Int(0, 1), p=Choice(P_GRID)),
     path=TD_PATH,
-    reading=Reading(notes={**THEOREM, "setting": "n = 6 samples, T tokens in R^d (Section 4.1's distribution), W(0) ~ N(0, 1), "
-                                          "normalized ell_p mirror descent, eta = 0.1, K = 500 (deep: 1000) iterations, alpha = "
-                                          "argmax of the final softmax; seeds 0-1",
-                    "path": "(T, d) in {(8, 10), (16, 16)} (deep: (8, 10), (64, 32), (256, 64)); every path point "
-                            "counts",
-                    "p": "the grid {1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4} in (1, 4] (p near 1 unchecked)",
-                    "check": "the fitted exponent of D(k) ~ k^b over the last three quarters of the run is negative "
-                             "(strict); the ell_p-AttSVM's KKT residual (primal infeasibility, complementarity, dual "
-                             "infeasibility) must be <= 1e-8 at every point, else the case stops with an error (ERROR "
-                             "verdict: the solver, not the theorem, failed)"}),
+    reading=Reading(
+        provenance=THEOREM,
+        unchecked=(Unchecked("p near 1 (below the grid's 1.25)", Reason.NOT_DRAWN, rd.NO_REASON),),
+        notes={"setting": "n = 6 samples, T tokens in R^d (Section 4.1's distribution), W(0) ~ N(0, 1), normalized "
+                          "ell_p mirror descent, eta = 0.1, K = 500 (deep: 1000) iterations, alpha = argmax of the "
+                          "final softmax; seeds 0-1",
+               "path": "(T, d) in {(8, 10), (16, 16)} (deep: (8, 10), (64, 32), (256, 64)); every path point counts",
+               "p": "the grid {1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4} in (1, 4]",
+               "check": "the fitted exponent of D(k) ~ k^b over the last three quarters of the run is negative "
+                        "(strict); the ell_p-AttSVM's KKT residual (primal infeasibility, complementarity, dual "
+                        "infeasibility) must be <= 1e-8 at every point, else the case stops with an error (ERROR "
+                        "verdict: the solver, not the theorem, failed)"}),
 )
 def theorem_scaling(run, xp):
     if not run.kkt <= KKT_MAX:  # the reference direction is not known to 1e-8: nothing can be concluded (ERROR)

@@ -10,8 +10,9 @@ ties (relative slack below 1e-11) go to mpmath.
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck import Reading, Real, Slack, Space, all_of, claim, le
+from attncheck import Provenance, Reading, Real, Reason, Slack, Space, Unchecked, all_of, claim, le
 from attncheck.core.declarations import OwnSpace
+from attncheck.papers.julistiono2024 import readings as rd
 from attncheck.papers.julistiono2024.models import mirror_descent as md
 from attncheck.papers.julistiono2024.models import power_differences as pd
 from attncheck.papers.julistiono2024.strategies.mirror_descent import (
@@ -23,10 +24,8 @@ from attncheck.papers.julistiono2024.strategies.mirror_descent import (
 )
 
 PAPER = "julistiono2024 (arXiv 2410.14581)"
-NORM = "||W||_p is the entrywise ell_p norm of all m entries (CODE: pnorm of the flattened matrix)"
-DOMAIN_P = (f"p over the statement's range cut at {P_MAX:g} (P_MAX): the values 1.1-4 of the paper and claims file "
-            f"that lie in it, points just above 1 where the range starts at 1, uniform draws; p > {P_MAX:g} (not "
-            f"drawn) is unchecked where the statement admits it")
+#: p > 8 and matrices larger than 4 x 4 are not drawn (Definition 1, Lemma 26)
+SMALL = (Unchecked("p > 8", Reason.NOT_DRAWN, rd.NO_REASON),)
 
 
 # ---- Definition 1 / Section 1.3 identities ---------------------------------------------------
@@ -37,13 +36,15 @@ DOMAIN_P = (f"p over the statement's range cut at {P_MAX:g} (P_MAX): the values 
     statement=r"\|\bar W^{mm}\|_p=\|\bar W\|_p=1:\ D_\psi(\bar W^{mm},\bar W)=1-\langle\nabla\psi(W),\bar W^{mm}\rangle/\|W\|_p^{p-1}",
     domain=exponents(1.0, 8.0, open_lo=True).flatmap(lambda p: st.tuples(st.just(p), matrix_pairs(p))).map(
         lambda c: (c[0], *c[1])).filter(lambda c: np.any(c[1]) and np.any(c[2])),
-    reading=Reading(notes={"provenance": "DERIVED (the second form; the first is CODE: bregman_correlation in the authors' "
-                                  "code)", "norm": NORM,
-                    "evaluation": "<grad psi(W), .>/||W||^(p-1) = <grad psi(W/||W||), .> (homogeneity), so tiny W "
-                                  "do not underflow",
-                    "tolerance": "1e-9 relative to the magnitude of the terms of D_psi's direct formula (about 2)",
-                    "p": "p in (1, 8] (exponents(1, 8): the values 1.1-4, points just above 1, uniform draws)",
-                    "unchecked": "p > 8 and matrices larger than 4 x 4 (not drawn)"}),
+    reading=Reading(
+        provenance=Provenance("DERIVED", "the second form; the first is CODE: bregman_correlation in the authors' "
+                                         "code"),
+        shared=(rd.NORM,),
+        unchecked=SMALL + (Unchecked("matrices larger than 4 x 4", Reason.NOT_DRAWN, rd.NO_REASON),),
+        notes={"evaluation": "<grad psi(W), .>/||W||^(p-1) = <grad psi(W/||W||), .> (homogeneity), so tiny W do not "
+                             "underflow",
+               "tolerance": "1e-9 relative to the magnitude of the terms of D_psi's direct formula (about 2)",
+               "p": "p in (1, 8] (exponents(1, 8): the values 1.1-4, points just above 1, uniform draws)"}),
 )
 def directional_form(case, xp):
     p, Wmm, W = case
@@ -60,15 +61,16 @@ def _lemma_12(p_lo, p_hi, part, statement, p_open_lo=False):
         f"julistiono2024/lemma-12/{part}", kind="inequality", source=f"{PAPER}, Appendix A.2, Lemma 12", cost="normal",
         statement=statement,
         domain=st.tuples(exponents(p_lo, p_hi, open_lo=p_open_lo), matrices(6)),
-        reading=Reading(notes={"provenance": "DERIVED (high confidence)", "norm": NORM,
-                        "evaluation": "both sides divided by max|W_jk| (and the m-side by m^(1/2)) so the "
-                                      "equality cases are exact ties: ||W||_p <= ||W||_2 and the power means "
-                                      "(sum a^2 / m)^(1/2) <= (sum a^p / m)^(1/p), a = |W| / max|W| (an equivalent "
-                                      "form of the statement)",
-                        "m": "m = number of entries (d^2 for d x d); the side-length reading d^(1/2-1/p) is false "
-                             "for all-ones matrices (claims file, Lemma 12 pitfall)",
-                        "domain": "any shape up to 6 x 6; entries 1e-6..1e3 in magnitude with signs, zeros, "
-                                  "one-hot and constant matrices (the two equality cases); " + DOMAIN_P}),
+        reading=Reading(
+            provenance=Provenance("DERIVED", "high confidence"), shared=(rd.NORM, rd.P_RANGE),
+            unchecked=(rd.P_ABOVE_MAX,) if p_hi == P_MAX else (),
+            notes={"evaluation": "both sides divided by max|W_jk| (and the m-side by m^(1/2)) so the equality cases are "
+                                 "exact ties: ||W||_p <= ||W||_2 and the power means (sum a^2 / m)^(1/2) <= (sum a^p / "
+                                 "m)^(1/p), a = |W| / max|W| (an equivalent form of the statement)",
+                   "m": "m = number of entries (d^2 for d x d); the side-length reading d^(1/2-1/p) is false for "
+                        "all-ones matrices (claims file, Lemma 12 pitfall)",
+                   "domain": "any shape up to 6 x 6; entries 1e-6..1e3 in magnitude with signs, zeros, one-hot and "
+                             "constant matrices (the two equality cases)"}),
     )
     def lemma_12(case, xp):
         p, W = case
@@ -94,10 +96,9 @@ lemma_12_le2 = _lemma_12(1.0, 2.0, "p-le-2", r"1<p\le2:\ m^{1/2-1/p}\|W\|_p\le\|
 
 # ---- Lemma 13 ---------------------------------------------------------------------------------
 
-L13 = {"provenance": "DERIVED (statement form high confidence; the paper's constants may differ: 1/(p 2^p) and "
-                     "(p-1)/2 are the derived ones, below the sharp values of the claims file's table)",
-       "hypothesis": "||W||_p <= 1 and ||V||_p <= 1 (the appendix's Sub-case 1.2 endpoints); L1 is scale invariant",
-       "norm": NORM}
+L13 = Provenance("DERIVED", "statement form high confidence; the paper's constants may differ: 1/(p 2^p) and (p-1)/2 "
+                            "are the derived ones, below the sharp values of the claims file's table")
+L13_SHARED = (rd.LEMMA_13_HYPOTHESIS, rd.NORM)
 
 
 def _bregman_ge(W, V, p, rhs, xp):
@@ -112,9 +113,11 @@ def _lemma_13_matrix(part, p_lo, p_hi, open_ends, statement, rhs):
         statement=statement,
         domain=exponents(p_lo, p_hi, open_lo=open_ends[0], open_hi=open_ends[1]).flatmap(
             lambda p: st.tuples(st.just(p), matrix_pairs(p, unit_ball=True))),
-        reading=Reading(notes={**L13, "domain": "pairs in the unit ell_p ball (radius 1 drawn often), shapes up to 4 x 4: "
+        reading=Reading(provenance=L13, shared=L13_SHARED + (rd.P_RANGE,),
+                        unchecked=(rd.P_ABOVE_MAX,) if p_hi == P_MAX else (),
+                        notes={"domain": "pairs in the unit ell_p ball (radius 1 drawn often), shapes up to 4 x 4: "
                                          "independent, equal (0 >= 0), near-equal down to 1e-12 relative, "
-                                         "sign-flipped, one zero; " + DOMAIN_P}),
+                                         "sign-flipped, one zero"}),
     )
     def lemma_13(case, xp):
         p, (W, V) = case
@@ -144,7 +147,8 @@ def _lemma_13_scalar(part, p, statement, rhs):
         f"julistiono2024/lemma-13/{part}", kind="inequality", source=f"{PAPER}, Appendix A.2, Lemma 13 (scalar term (11))",
         cost="normal", statement=statement, space=Space(x=Real(-1.0, 1.0), y=Real(-1.0, 1.0), p=p),
         certify=OwnSpace(),
-        reading=Reading(notes={**L13, "part": "the 1 x 1 case: the scalar term d_p(x, y) the proof reduces to, with the "
+        reading=Reading(provenance=L13, shared=L13_SHARED,
+                        notes={"part": "the 1 x 1 case: the scalar term d_p(x, y) the proof reduces to, with the "
                                        "corners x, y in {-1, 0, 1}, just-inside points and a Powell search for the "
                                        "tightest (x, y, p)"}),
     )
@@ -162,11 +166,8 @@ lemma_13_l2_scalar = _lemma_13_scalar("l2-scalar", Real(1.0, 2.0, open_lo=True, 
 
 # ---- Lemmas 14 and 15 -------------------------------------------------------------------------
 
-SCALAR = ("x = y + delta with y in {0} u [1e-6, 1e3] (log) u [0, 100], delta in {0} u [1e-12, 1e3] (log) u "
-          "y * [1e-12, 1e-2] (relative ties); " + DOMAIN_P + "; corners of the declared space and a Powell search")
-EVAL = ("slack formed without cancellation (attncheck.papers.julistiono2024.models.power_differences): for delta < 1e-3 y the binomial "
-        "series of the difference, factored as y^(p-2) delta^2 (Lemma 15: y^(p-2) delta), elsewhere y^a expm1(a log1p("
-        "delta/y)); float64 underflow (subnormal delta) and ties go to mpmath")
+#: the scalar lemmas' draws and their evaluation without cancellation (attncheck.papers.julistiono2024.readings)
+SCALAR = (rd.POWER_PAIRS, rd.P_RANGE, rd.POWER_DIFFERENCES)
 POWER_SPACE = Space(y=Real(0.0, 1e3), delta=Real(0.0, 1e3), p=Real(1.0, P_MAX, open_lo=True))
 
 
@@ -181,8 +182,9 @@ def _both(slacks, xp):
     "julistiono2024/lemma-14/form-a", kind="inequality", source=f"{PAPER}, Appendix A.2, Lemma 14", cost="normal",
     statement=r"x\ge y\ge0,\ p>1:\ p\,y^{p-1}(x-y)\le x^p-y^p\le p\,x^{p-1}(x-y)",
     domain=power_pairs(), space=POWER_SPACE, certify=OwnSpace(profiles=("quick", "deep")),
-    reading=Reading(notes={"provenance": "DERIVED (two candidate forms, both true; form (A) is the mean-value sandwich)",
-                    "domain": SCALAR, "evaluation": EVAL}),
+    reading=Reading(provenance=Provenance("DERIVED", "two candidate forms, both true; form (A) is the mean-value "
+                                                     "sandwich"),
+                    shared=SCALAR, unchecked=(rd.P_ABOVE_MAX,)),
 )
 def lemma_14_a(v, xp):
     return _both(pd.lemma_14a(v["y"], v["delta"], v["p"], xp), xp)
@@ -192,8 +194,9 @@ def lemma_14_a(v, xp):
     "julistiono2024/lemma-14/form-b", kind="inequality", source=f"{PAPER}, Appendix A.2, Lemma 14", cost="normal",
     statement=r"x\ge y\ge0,\ p>1:\ y(x^{p-1}-y^{p-1})\le\tfrac{p-1}p(x^p-y^p)\le x(x^{p-1}-y^{p-1})",
     domain=power_pairs(), space=POWER_SPACE, certify=OwnSpace(profiles=("quick", "deep")),
-    reading=Reading(notes={"provenance": "DERIVED (two candidate forms, both true; form (B) is the one Lemma 27's proof "
-                                  "uses with x = ||W(k+1)||_p, y = ||W(k)||_p)", "domain": SCALAR, "evaluation": EVAL}),
+    reading=Reading(provenance=Provenance("DERIVED", "two candidate forms, both true; form (B) is the one Lemma 27's "
+                                                     "proof uses with x = ||W(k+1)||_p, y = ||W(k)||_p"),
+                    shared=SCALAR, unchecked=(rd.P_ABOVE_MAX,)),
 )
 def lemma_14_b(v, xp):
     return _both(pd.lemma_14b(v["y"], v["delta"], v["p"], xp), xp)
@@ -204,8 +207,10 @@ def _lemma_15(part, p_range, statement, grow):
         f"julistiono2024/lemma-15/{part}", kind="inequality", source=f"{PAPER}, Appendix A.2, Lemma 15", cost="normal",
         statement=statement, domain=power_pairs(p_range.lo, p_range.hi, p_range.open_lo),
         space=Space(y=Real(0.0, 1e3), delta=Real(0.0, 1e3), p=p_range), certify=OwnSpace(profiles=("quick", "deep")),
-        reading=Reading(notes={"provenance": "DERIVED (high confidence)", "domain": SCALAR, "evaluation": EVAL,
-                        "symmetry": "|x^(p-1) - y^(p-1)| and |x - y| are symmetric in (x, y): x >= y is no loss"}),
+        reading=Reading(provenance=Provenance("DERIVED", "high confidence"), shared=SCALAR,
+                        unchecked=(rd.P_ABOVE_MAX,) if p_range.hi == P_MAX else (),
+                        notes={"symmetry": "|x^(p-1) - y^(p-1)| and |x - y| are symmetric in (x, y): x >= y is no "
+                                           "loss"}),
     )
     def lemma_15(v, xp):
         value, scale = pd.lemma_15(v["y"], v["delta"], v["p"], xp)
@@ -234,12 +239,12 @@ def _triples(draw):
     "julistiono2024/lemma-26/main", kind="identity", source=f"{PAPER}, Appendix A.5, Lemma 26", cost="normal",
     statement=r"D_\psi(x,y)=D_\psi(x,z)+D_\psi(z,y)-\langle\nabla\psi(y)-\nabla\psi(z),x-z\rangle",
     domain=_triples(),
-    reading=Reading(notes={"provenance": "DERIVED (exact, standard three-point identity)",
-                    "domain": "same-shape triples up to 4 x 4 around matrices of any scale, spreads 1e-8..1e2, "
-                              "p in (1, 8]",
-                    "unchecked": "p > 8 and shapes larger than 4 x 4 (not drawn)",
-                    "tolerance": "1e-9 relative to the rounding scale: the magnitudes of the terms of the direct "
-                                 "formulas of the three divergences and of grad psi(y), grad psi(z) times |x - z|"}),
+    reading=Reading(
+        provenance=Provenance("DERIVED", "exact, standard three-point identity"),
+        unchecked=SMALL + (Unchecked("shapes larger than 4 x 4", Reason.NOT_DRAWN, rd.NO_REASON),),
+        notes={"domain": "same-shape triples up to 4 x 4 around matrices of any scale, spreads 1e-8..1e2, p in (1, 8]",
+               "tolerance": "1e-9 relative to the rounding scale: the magnitudes of the terms of the direct formulas of "
+                            "the three divergences and of grad psi(y), grad psi(z) times |x - z|"}),
 )
 def lemma_26(case, xp):
     p, x, y, z = case

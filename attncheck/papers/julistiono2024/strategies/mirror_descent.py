@@ -148,22 +148,3 @@ class ConeCase:
     def __repr__(self):
         extra = "".join(f", {k}={getattr(self, k)!r}" for k in ("pi", "eta") if getattr(self, k) is not None)
         return f"ConeCase(R={self.R!r}, seed={self.seed}, p={self.p}, u={self.u!r}, w={self.w}{extra})"
-
-
-#: the reading of the cone lemmas' setting (19-21, 27-30), shared by their interpretations
-CONE = {
-    "cone": "C_{p,mu,R}(W_mm) = {||W||_p >= R, D_psi(bar W_mm, bar W) <= mu} with mu = mu(alpha) of claims file 1.7 "
-            "(DERIVED-UNCERTAIN: chosen so that eps_mu <= nu_alpha / 4; equation numbers (4a)/(6)/(8) could not be "
-            "matched)",
-    "alpha": "alpha_i = argmax_t gamma_it (unique max), hence locally optimal (Definition 3); the only alpha drawn "
-             "(reference_geometry fixes it)",
-    "data": "Section 4.1 datasets (n = 6, T = 8, d = 10; seeds 0-3), logistic loss, v fixed",
-    "p": "p in {1.1, 1.5, 1.75, 2, 2.5, 3, 4} (P_STANDARD; one ell_p-AttSVM solve per (seed, p), cached). Unchecked: "
-         "p in (1, 1.1), p > 4 and p between these values (not drawn)",
-    "W": "W = R ||W_mm||_p normalize(bar W_mm + r E), E Gaussian, r set so that D_psi(bar W_mm, bar W) = u mu(alpha), "
-         "u in [0, 1] (0: the ray of W_mm, 1: the cone's boundary). E is only Gaussian (one draw per seed w) and "
-         "never searched: special directions (sparse, one-hot, Hoelder-extremal; Gaussian measure zero) are not drawn",
-    "unchecked": "alpha locally optimal but not the argmax; datasets other than these four, including other (n, T, d) "
-                 "and the corners n = 1, T = 2, d = 1; p off the values named under 'p'; directions E other than "
-                 "Gaussian draws (sparse, one-hot, Hoelder-extremal; no search over E)",
-}

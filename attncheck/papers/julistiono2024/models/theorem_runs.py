@@ -1,0 +1,59 @@
+"""julistiono2024: the main theorem's runs (main body, via Appendix A.5; Section 4.1): normalized ell_p-AttGD
+(eta = 0.1) on Section 4.1 data, the run's alpha and its ell_p-AttSVM, and the fitted decay exponent of the
+directional Bregman divergence D_psi(bar W_mm, bar W(k)) along the run.
+
+Moved verbatim from properties/julistiono2024/test_dynamics.py (the claims keep their evaluators there).
+"""
+from functools import cache
+
+import numpy as np
+
+from attncheck.papers.julistiono2024.data.mirror_descent import section_4_1
+from attncheck.papers.julistiono2024.models import att_svm as svm
+from attncheck.papers.julistiono2024.models import mirror_descent as md
+
+#: Section 4.1's run length and the recording interval of the iterates
+STEPS = 2000
+EVERY = 20
+
+
+@cache
+def run(seed, p, w):
+    """Section 4.1's run: normalized ell_p-AttGD from W(0) ~ N(0, 1) (seed w), iterates every EVERY steps, and alpha =
+    argmax of the final softmax."""
+    data = section_4_1(seed)
+    W0 = np.random.default_rng(w).standard_normal((10, 10))
+    Ws = md.attgd(data, W0, p, 0.1, STEPS, normalized=True, every=EVERY)
+    alpha = np.argmax(md.scores(data, Ws[-1]), axis=-1)
+    return data, Ws, alpha
+
+
+def decay(D, every=EVERY):
+    """Least-squares slope of log D(k) against log k over the last three quarters of the run."""
+    k = (np.arange(len(D)) * every)[len(D) // 4:]
+    y = np.log(np.maximum(D[len(D) // 4:], 1e-300))
+    return float(np.polyfit(np.log(k), y, 1)[0])
+
+
+@cache
+def _scaled(T, d, K, seed, p):
+    """Normalized ell_p-AttGD (eta = 0.1) on n = 6 samples of T tokens in R^d; the run's alpha and its ell_p-AttSVM."""
+    data = section_4_1(seed, 6, T, d)
+    W0 = np.random.default_rng(np.random.SeedSequence([seed, T, d])).standard_normal((d, d))
+    every = K // 40
+    Ws = md.attgd(data, W0, p, 0.1, K, normalized=True, every=every)
+    alpha = np.argmax(md.scores(data, Ws[-1]), axis=-1)
+    sol = svm.att_svm(data, alpha, p)
+    D = np.array([float(md.directional_bregman(sol.w, W, p)) for W in Ws])
+    return decay(D, every), sol.kkt, sol.seconds
+
+
+class Scaled:
+    """One (T, d, K, seed, p) run (repr: the parameters)."""
+
+    def __init__(self, point, seed, p):
+        (self.T, self.d, self.K), self.seed, self.p = point, seed, p
+        self.b, self.kkt, self.seconds = _scaled(self.T, self.d, self.K, seed, p)
+
+    def __repr__(self):
+        return f"Scaled(T={self.T}, d={self.d}, K={self.K}, seed={self.seed}, p={self.p})"

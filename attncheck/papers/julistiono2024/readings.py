@@ -1,0 +1,140 @@
+"""julistiono2024: the readings of the open phrases and settings that several claims use, written once
+(docs/design.md, "Interpretation policy"), and the unchecked parts of the domain those settings leave out.
+No claims are defined here."""
+from attncheck.core.reading import Reason, Shared, Unchecked
+
+PAPER = "julistiono2024"
+
+
+def _shared(name: str, text: str) -> Shared:
+    return Shared(f"{PAPER}/{name}", text)
+
+
+NO_REASON = "not drawn (no reason recorded)"
+
+# ---- ell_p geometry (Definition 1, Lemmas 12-15) ------------------------------------------------
+
+NORM = _shared("norm", "||W||_p is the entrywise ell_p norm of all m entries (CODE: pnorm of the flattened matrix)")
+#: p over the statement's range, cut at P_MAX = 64 (strategies.mirror_descent)
+P_RANGE = _shared("p-range", "p over the statement's range cut at 64 (P_MAX): the values 1.1-4 of the paper and claims "
+                             "file that lie in it, points just above 1 where the range starts at 1, uniform draws")
+#: where the statement admits p > P_MAX
+P_ABOVE_MAX = Unchecked("p > 64 (P_MAX)", Reason.NOT_DRAWN, NO_REASON)
+LEMMA_13_HYPOTHESIS = _shared("lemma-13-hypothesis", "||W||_p <= 1 and ||V||_p <= 1 (the appendix's Sub-case 1.2 "
+                                                     "endpoints); L1 is scale invariant")
+POWER_PAIRS = _shared("power-pairs", "x = y + delta with y in {0} u [1e-6, 1e3] (log) u [0, 100], delta in {0} u "
+                                     "[1e-12, 1e3] (log) u y * [1e-12, 1e-2] (relative ties); corners of the declared "
+                                     "space and a Powell search")
+POWER_DIFFERENCES = _shared(
+    "power-differences",
+    "slack formed without cancellation (attncheck.papers.julistiono2024.models.power_differences): for delta < 1e-3 y "
+    "the binomial series of the difference, factored as y^(p-2) delta^2 (Lemma 15: y^(p-2) delta), elsewhere y^a "
+    "expm1(a log1p(delta/y)); float64 underflow (subnormal delta) and ties go to mpmath")
+
+# ---- the loss, the data and one step (Lemmas 16-18, 22-25, Lemma 4) -----------------------------
+
+LOSS = _shared("loss", "logistic ell(u) = log(1 + e^-u), averaged over samples (CODE; satisfies Assumption A)")
+ATT_DATA = _shared("att-data", "n <= 6, T <= 8, d <= 10 drawn like Section 4.1 (unit-norm Gaussian x_it, z_i, v; "
+                               "Y = +-1), 8 seeds")
+STEP_P = _shared("step-p", "p in (1.1, 6] (att_cases: the values 1.5-4 of P_STANDARD, 6 and uniform draws)")
+#: the step claims' W(k) = s G, s <= 30
+STEP_SCALE = Unchecked(
+    "||W(k)|| scale s > 30", Reason.FLOAT_RANGE,
+    "one step moves W by less than e^-300 relative and the claim's slack (second order in the step) is below what "
+    "240-digit arithmetic resolves; large norms are covered inside the cone (lemma-20, lemma-21, lemma-27)")
+STEP_P_LOW = Unchecked("p in (1, 1.1]", Reason.NOT_DRAWN,
+                       "the range is open at 1.1, the experiments' smallest exponent")
+STEP_P_HIGH = Unchecked("p > 6", Reason.NOT_DRAWN, "the range is closed at 6, the end of the claims file's hint range "
+                                                   "(1, 6]")
+STEP_ETA = Unchecked("eta outside [1e-4, 1e2]", Reason.NOT_DRAWN, NO_REASON)
+IDENTITY_TOLERANCE = _shared("identity-tolerance", "1e-9 of the rounding scale: the magnitudes of the terms of each "
+                                                   "divergence's direct formula plus eta |<grad L|, |.|>")
+LEMMA_4_GQ = _shared("lemma-4-gq", "the per-step ||grad L(W(k))||_q in place of G_q = sup ||grad L||_q (a stronger "
+                                   "statement: it implies the one with G_q); the proof's route gives exactly this")
+
+# ---- the cone (Lemmas 19-21, 27-30) --------------------------------------------------------------
+
+CONE = _shared("cone", "C_{p,mu,R}(W_mm) = {||W||_p >= R, D_psi(bar W_mm, bar W) <= mu} with mu = mu(alpha) of claims "
+                       "file 1.7 (DERIVED-UNCERTAIN: chosen so that eps_mu <= nu_alpha / 4; equation numbers "
+                       "(4a)/(6)/(8) could not be matched)")
+ALPHA = _shared("alpha", "alpha_i = argmax_t gamma_it (unique max), hence locally optimal (Definition 3); the only "
+                         "alpha drawn (reference_geometry fixes it)")
+CONE_DATA = _shared("cone-data", "Section 4.1 datasets (n = 6, T = 8, d = 10; seeds 0-3), logistic loss, v fixed")
+CONE_P = _shared("cone-p", "p in {1.1, 1.5, 1.75, 2, 2.5, 3, 4} (P_STANDARD; one ell_p-AttSVM solve per (seed, p), "
+                           "cached)")
+CONE_POINT = _shared(
+    "cone-point",
+    "W = R ||W_mm||_p normalize(bar W_mm + r E), E Gaussian, r set so that D_psi(bar W_mm, bar W) = u mu(alpha), u in "
+    "[0, 1] (0: the ray of W_mm, 1: the cone's boundary). E is only Gaussian (one draw per seed w) and never searched")
+LEMMA_19_MU = _shared("lemma-19-mu", "||W||_p = ||W_mm||_p (the lemma's normalization); mu is the tightest "
+                                     "admissible mu = D_psi(bar W_mm, bar W) of the point (the statement is for every "
+                                     "mu <= mu(alpha) with D <= mu)")
+LEMMA_19_EXACT = _shared(
+    "lemma-19-exact",
+    "W - W_mm = ||W_mm||_p (bar W - bar W_mm) and D_psi(bar W_mm, bar W) from the same unit directions (exact at u = 0, "
+    "where W = W_mm and every slack is exactly 0: decided as an equality in float64 and mpmath); (x_alpha - x_t)^T W "
+    "z_i = m_it + (x_alpha - x_t)^T (W - W_mm) z_i with m_it the certified solution's margins (KKT residual <= 1e-13): "
+    "support margins are exactly 1 (the definition of T_i, tolerance 1e-9 on the computed margins) and nu_alpha = min "
+    "of the non-support m_it - 1, so the solver's own rounding is not charged to the lemma")
+#: the cone claims' setting (with p in P_STANDARD; the long runs draw their own p)
+CONE_SETTING = (CONE, ALPHA, CONE_DATA, CONE_P, CONE_POINT)
+CONE_UNCHECKED = (
+    Unchecked("alpha locally optimal but not the argmax", Reason.NOT_DRAWN, "reference_geometry fixes alpha = argmax"),
+    Unchecked("datasets other than Section 4.1's seeds 0-3 (other n, T, d; the corners n = 1, T = 2, d = 1)",
+              Reason.NOT_DRAWN, NO_REASON),
+    Unchecked("directions E other than Gaussian (sparse, one-hot, Hoelder-extremal)", Reason.NOT_DRAWN,
+              "one Gaussian E per seed w, never searched (these have measure zero)"),
+)
+CONE_P_OFF = Unchecked("p off P_STANDARD: p in (1, 1.1), p > 4 and p between its values", Reason.NOT_DRAWN, NO_REASON)
+R_MU_PATH = _shared("r-mu-path", "R_mu (R_pi) exists but its formula is unknown: judged at the end of the path R / ||W_mm||_p "
+                           "in {1, 10, 100, 1e3, 1e4} (deep: up to 1e5), 'holds from R' reported; float64 softmax "
+                           "underflows from R ~ 1e3, mpmath there")
+ETA_SMALL = _shared("eta-small", "'eta small' read as eta in [1e-3, 1] (log scale)")
+ETA_BELOW = Unchecked("eta in (0, 1e-3)", Reason.NOT_DRAWN, NO_REASON)
+PI_DRAWN = _shared("pi-drawn", "pi drawn in [1e-4, 1] (log scale)")
+
+# ---- runs from the cone (Lemmas 28-30) ------------------------------------------------------------
+
+RUN = _shared("run", "W(0) the cone point W above with R = R0 (so W(0) is in the thin cone C_{p, u mu(alpha), R0}), "
+                     "then K un-normalized ell_p-AttGD steps (the lemmas' update; the experiments normalize), iterates "
+                     "in float64")
+RUN_R0 = _shared("run-r0", "R0 / ||W_mm||_p in {1, 3, 10} with K = 60 steps (deep: {1, 3, 10, 30}, K = 2000); the "
+                           "lemma needs R0 >= R_pi, whose formula is unknown, so the claim is judged at the largest R0 "
+                           "(eventually)")
+PI_EMP = _shared("pi-emp", "pi_s = max(0, pi_emp(W(s))) with pi_emp = <grad L, bar W> / <grad L, bar W_mm> - 1 (the "
+                           "smallest pi for which Lemma 21's conclusion holds at W(s), as in the claims file's check of "
+                           "Lemma 27)")
+RUN_SETTING = CONE_SETTING + (RUN, ETA_SMALL, RUN_R0, PI_EMP)
+RUN_UNCHECKED = CONE_UNCHECKED + (
+    CONE_P_OFF, ETA_BELOW,
+    Unchecked("k > K (the statement's 'every k')", Reason.BEYOND_PATH,
+              "cut at the path's horizon K = 60 steps (quick) and K = 2000 (deep)"))
+
+LONG_RUN = _shared(
+    "long-run",
+    "W(0) the cone point at R0 = ||W_mm||_p, u = 0.5, w = 0, eta = 1 (un-normalized), p in {1.75, 2, 3} (the "
+    "experiments' exponents), datasets seeds 0-3; K along the path: quick 2000-8000 steps, deep 1000-64000; one case "
+    "per p: the ratio is the largest over the four datasets (the worst run's constant)")
+LONG_TRANSIENT = _shared(
+    "long-run-transient",
+    "from R0 = ||W_mm||_p bar D first rises (outside Lemma 28's cone); the largest ratio of lemma-29/rate peaks at K ~ "
+    "2000-4000 steps and then falls, so its quick path starts at K = 2000 (docs/papers/julistiono2024.md)")
+LONG_SETTING = (CONE, ALPHA, CONE_DATA, CONE_POINT, LONG_RUN, LONG_TRANSIENT)
+LONG_UNCHECKED = CONE_UNCHECKED + (
+    Unchecked("p in (1, 1.75), p > 3 and p between 1.75, 2, 3", Reason.NOT_DRAWN, NO_REASON),
+    Unchecked("eta != 1, in particular every eta < 1 that 'eta small' admits", Reason.NOT_DRAWN,
+              "one run per (seed, p), at eta = 1"),
+    Unchecked("starts other than u = 0.5, w = 0", Reason.NOT_DRAWN, "one run per (seed, p)"),
+    Unchecked("the admissible start of Lemma 28 (||W(0)||_p >= R with R >= R_pi)", Reason.NOT_DRAWN,
+              "W(0) has ||W(0)||_p = ||W_mm||_p, below Lemma 28's R (about 5 to 9e7 ||W_mm||_p in lemma-28/main, "
+              "growing with eta): these runs start outside Lemma 28's hypothesis"),
+    Unchecked("K >= 1e5 steps (the claims file's horizon)", Reason.BEYOND_PATH, "the path ends at 64000 steps (deep)"),
+)
+
+# ---- the main theorem --------------------------------------------------------------------------------
+
+THEOREM_SETTING = _shared(
+    "theorem-setting",
+    "CODE experiment setting of Section 4.1: n = 6, T = 8, d = 10 (seeds 0-7), W(0) ~ N(0, 1), normalized ell_p mirror "
+    "descent, eta = 0.1, 2000 iterations; alpha = argmax of the final softmax (the lemmas analyse un-normalized steps "
+    "with a fixed alpha: claims file section 3, item 10)")
