@@ -193,6 +193,7 @@ class ARB(ObjectXP):
     """arb ball backend on numpy object arrays of :class:`Ball`; use inside ``context()``."""
 
     name = "arb"
+    native, precise, enclosure, exact = False, False, True, False
     scalar = Ball
     _exp, _log, _log1p, _expm1, _sqrt = (_unary(f) for f in ("exp", "log", "log1p", "expm1", "sqrt"))
     _abs = np.frompyfunc(lambda v: abs(Ball(v)), 1, 1)

@@ -26,6 +26,7 @@ class _F64:
     """numpy float64 backend."""
 
     name = "float64"
+    native, precise, enclosure, exact = True, False, False, False
     exp, log, log1p, sqrt, abs = np.exp, np.log, np.log1p, np.sqrt, np.abs
     expm1 = np.expm1
     maximum, minimum = np.maximum, np.minimum
@@ -63,6 +64,7 @@ class MP:
     """mpmath backend on numpy object arrays; use inside ``mpmath.workdps(dps)``."""
 
     name = "mpmath"
+    native, precise, enclosure, exact = False, True, False, False
     exp, log, log1p, sqrt = _ufunc(mpmath.exp), _ufunc(mpmath.log), _ufunc(mpmath.log1p), _ufunc(mpmath.sqrt)
     expm1 = _ufunc(mpmath.expm1)
     abs = _ufunc(abs)

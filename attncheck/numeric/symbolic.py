@@ -75,6 +75,7 @@ class SYM(ObjectXP):
     assumptions leave open."""
 
     name = "sympy"
+    native, precise, enclosure, exact = False, False, False, True
     scalar = sympy.Basic
     _exp, _log, _sqrt, _abs = _ufunc(sympy.exp), _ufunc(sympy.log), _ufunc(sympy.sqrt), _ufunc(sympy.Abs)
     _log1p = _ufunc(lambda v: sympy.log(1 + v))
