@@ -2,29 +2,31 @@ r"""bombari2024 Section 6 and Appendix B: the GLM identities (6.9)/(B.15), (6.10
 (B.22), (6.15)/(B.25), Theorems 4 and 5, Lemmas B.2 and B.3, each as printed."""
 import math
 
-import mpmath
 import numpy as np
-import torch
 
-from attncheck import Reading, Slack, all_of, claim, close, le
-from attncheck.papers.bombari2024.data.token_matrices import IID_FAMILIES, iid_samples
+from attncheck import Reading, Reason, Slack, Unchecked, all_of, claim, close, le
 from attncheck.papers.bombari2024.models import context_modification as cm
 from attncheck.papers.bombari2024.models import glm
-from attncheck.papers.bombari2024.models import random_features as rf
+from attncheck.papers.bombari2024.models.draws import rf_task_draw
 from attncheck.papers.bombari2024.readings import (
     ACTS,
     ACTS_LIPSCHITZ,
     ACTS_NONLINEAR,
+    DATA_T5,
     DRAWS,
+    FREE_INPUTS,
+    GAP,
     K_OMEGA,
     K_RATIO,
+    N_TRAIN,
+    NO_REASON,
     PROB,
     RESTARTS,
     RHO,
+    SEARCH,
+    SEARCH_TOKENS,
     STEPS,
     TOKENS,
-    X_of,
-    generator,
     seeds,
 )
 from attncheck.papers.bombari2024.strategies.glm import feature_case
@@ -104,13 +106,6 @@ def eq_b21(case, xp):
     return _close_terms(lhs, rhs, [pert @ tr, pert @ ts, F * (phi @ tr), F * (phi @ ts)], xp)
 
 
-def _lambda_min(K, xp):
-    if xp.name == "float64":
-        return glm.lambda_min(K)
-    E, _ = mpmath.eigsy(mpmath.matrix(np.asarray(K, dtype=object).tolist()))
-    return min(E[i] for i in range(E.rows))
-
-
 @claim("bombari2024/eq-b.22/main", kind="inequality", source="bombari2024 Appendix B, (B.22)",
        statement=r"\|P_\Phi^\perp \varphi(X)\|_2^2 \ge \lambda_{\min}(K_r) > 0", domain=feature_case(),
        reading=Reading(notes=GLM))
@@ -120,7 +115,7 @@ def eq_b22(case, xp):
         return UNDECIDED
     Phi, phi, *_ = a
     p = glm.project_out(Phi, phi, xp)
-    lam = _lambda_min(glm.kernel(glm.stack(Phi, phi)), xp)
+    lam = glm.lambda_min_xp(glm.kernel(glm.stack(Phi, phi)), xp)
     s1, s2 = le(lam, p @ p, xp), le(0.0, lam, xp, strict=True)
     return all_of(s1, s2, xp=xp)
 
@@ -139,78 +134,44 @@ def eq_6_15(case, xp):
     Phi, phi, pert, *_ = a
     p = glm.project_out(Phi, phi, xp)
     lhs = xp.abs((pert - phi) @ p) / (p @ p)  # = |F - 1| (first line of (B.25)), exact at phi' = phi
-    lam = _lambda_min(glm.kernel(glm.stack(Phi, phi)), xp)
+    lam = glm.lambda_min_xp(glm.kernel(glm.stack(Phi, phi)), xp)
     return le(lhs, xp.sqrt((pert - phi) @ (pert - phi)) / xp.sqrt(lam), xp)
 
 
 # ---- Theorems 4, 5 and Lemmas B.2, B.3 along n ---------------------------------------------------
 
-
-
-def n_train(k: int) -> int:
-    """N = max(2, ceil(k^(1/3))): N log^3 N / k trends down along the path, not monotonically (0.33 at k = 32,
-    0.17 at k = 64, 0.08 at k = 4096)."""
-    return max(2, math.ceil(k ** (1 / 3) - 1e-9))
-
 GEN_PATH = {"quick": [16, 32, 64], "deep": [16, 32, 64, 128, 256, 512]}
 GEN_D = 4
-SEARCH_TOKENS = 2
 
-
-def _task(case, seed, iid_x: bool):
-    g = generator(seed)
-    rng = np.random.default_rng(int(seed) % 2**63)
-    n, d = case.n, case.d
-    fam = IID_FAMILIES[int(rng.integers(0, len(IID_FAMILIES)))]
-    N = n_train(case.k)
-    Xtr = iid_samples(fam, N, n, d, rng)
-    X = torch.as_tensor(iid_samples(fam, 1, n, d, rng)[0], device=g.device) if iid_x else X_of(case)
-    Y = rng.choice([-1.0, 1.0], N)
-    y = float(rng.choice([-1.0, 1.0]))
-    V = rf.gaussian((case.k, n * d), 1.0 / (n * d), g, g.device)
-    return cm.rf_task(X, Xtr, Y, y, V, case.act), g
-
-
-SETUP = {"probability": PROB, "draws": DRAWS, "k": K_RATIO,
-         "N": "N = max(2, ceil(k^(1/3))) training samples, so that N log^3 N = o(k) and N log^4 N = o(D^2) "
-              "along the path (N log^3 N / k trends down, not monotonically: 0.33 at k = 32, 0.17 at k = 64, 0.08 "
-              "at k = 4096)",
-         "d": f"d = {GEN_D}; D = {GEN_D} n", "labels": "Y and y i.i.d. uniform on {-1, +1}; y_Delta = -y",
-         "theta_0": "theta_0 = 0",
-         "activation": "relu, tanh, gelu, softplus (Lipschitz, non-linear, not 0)"}
-GAP = ("the smallest gamma of Assumption 2 for each Delta, gamma(Delta) = |f(X^i(Delta), theta*) - f(X, theta*)| "
-       "(< 2; the bound (2 - gamma)^2 is largest there); the implied constant sqrt(n) * max(0, sup_Delta [(2 - "
-       "gamma)^2 - Err]) must stay bounded: refuted only if the error falls below (2 - gamma)^2 - C / sqrt(n) for "
-       "every C along n. |f(X, theta*)| = O(1) is not imposed and not monitored (its value is not recorded): it is "
-       "whatever the trained model gives")
-SEARCH = (f"LOWER side of the sup over Delta: projected gradient ascent of the gap over {SEARCH_TOKENS} tokens "
-          f"(0 and n - 1), {RESTARTS} restarts, {STEPS} steps; only iterates with gamma < 2 count; a found Delta "
-          "with a large gap refutes")
+SETUP = {"d": f"d = {GEN_D}; D = {GEN_D} n", "labels": "Y and y i.i.d. uniform on {-1, +1}; y_Delta = -y",
+         "theta_0": "theta_0 = 0", "activation": "relu, tanh, gelu, softplus (Lipschitz, non-linear, not 0)"}
 #: the parts of the admissible domain not drawn (the "unchecked" of each claim below)
-N_UNCHECKED = ("N = k^a with 1/3 < a < 1 (N log^3 N = o(k) admits every a < 1; Theorem 4 puts no condition on N) "
-               "and N comparable to n or larger (admitted when d or k / D grows, and by Theorem 4 at any d; the "
-               "regime of Figure 4: N in {100, 700, 1300} at n in {40, 120}, d = 768): N = max(2, ceil(k^(1/3))) "
-               "gives N / n <= 0.375 (n = 16, rho = 2), falling like n^(-2/3): only N << n is drawn")
-D_UNCHECKED = f"d growing with n (d = {GEN_D} at every n; the statements put no condition on d)"
-I_UNCHECKED = (f"the indices i in [1, n - 2] (the statements are for any i in [n]): the search covers i in "
-               f"{{0, n - 1}} only ({SEARCH_TOKENS} tokens)")
-K_B2 = ("k = o(D) and k = omega(D): Lemma B.2 has no hypothesis relating k to D (only N log^3 N = o(k) and "
-        "N log^4 N = o(D^2)), but the 'k' reading (rho in {1/4, 1, 2}, k = Theta(D)) is applied to it as to "
-        "the other claims")
-LAW_UNCHECKED = ("mean-zero Lipschitz-concentrated laws satisfying Assumption 1 other than the two drawn (sphere "
-                 "rows, hypercube rows)")
-FREE_T4 = ("not searched (unchecked as universally quantified inputs): the labels Y, y (the theorem holds for any "
-           "+-1 labels), theta_0 (any initialisation; theta_0 = 0 only), the training set X_1, ..., X_N (the "
-           "theorem assumes nothing on it) and N (fixed by k); each Monte Carlo draw takes the training family, "
-           "samples and labels from its seed and the implied constant is the median over 3 draws, so these inputs "
-           "are treated as random, and a minority of them on which the bound fails would not show. "
-           "|f(X, theta*)| = O(1), a hypothesis, is not monitored")
-FREE_T5 = ("not searched (unchecked as universally quantified inputs): the labels Y, y (the theorem holds for any "
-           "+-1 labels) and theta_0 (any initialisation; theta_0 = 0 only); each Monte Carlo draw takes the labels "
-           "from its seed and the implied constant is the median over 3 draws, so they are treated as random, and "
-           "a minority of them on which the bound fails would not show (the training data are random in the "
-           "theorem: drawing them is its own probability space). |f(X, theta*)| = O(1), a hypothesis, is not "
-           "monitored")
+N_UNCHECKED = (
+    Unchecked("N = k^a with 1/3 < a < 1 (N log^3 N = o(k) admits every a < 1; Theorem 4 puts no condition on N)",
+              Reason.NOT_DRAWN, "N = max(2, ceil(k^(1/3))) only"),
+    Unchecked("N comparable to n or larger (admitted when d or k / D grows, and by Theorem 4 at any d; Figure 4's "
+              "regime)", Reason.NOT_DRAWN, "N / n <= 0.375 (n = 16, rho = 2), falling like n^(-2/3)"))
+D_UNCHECKED = Unchecked("d growing with n (the statements put no condition on d)", Reason.NOT_DRAWN,
+                        f"d = {GEN_D} at every n")
+I_UNCHECKED = Unchecked("the indices i in [1, n - 2] (the statements are for any i in [n])", Reason.NOT_DRAWN,
+                        f"the search covers i in {{0, n - 1}} only ({SEARCH_TOKENS} tokens)")
+K_B2 = tuple(Unchecked(f"{part}: Lemma B.2 has no hypothesis relating k to D (only N log^3 N = o(k) and "
+                       "N log^4 N = o(D^2))", Reason.NOT_DRAWN,
+                       "the 'k' reading (rho in {1/4, 1, 2}, k = Theta(D)) is applied to it as to the other claims")
+             for part in ("k = o(D)", "k = omega(D)"))
+LAW_UNCHECKED = Unchecked("mean-zero Lipschitz-concentrated laws satisfying Assumption 1 other than the two drawn "
+                          "(sphere rows, hypercube rows)", Reason.NOT_DRAWN, NO_REASON)
+#: universally quantified inputs not searched (bombari2024/free-inputs)
+RANDOM = "drawn at random, not searched (bombari2024/free-inputs)"
+LABELS = Unchecked("labels Y, y as arbitrary +-1 labels", Reason.NOT_DRAWN, RANDOM)
+THETA0 = Unchecked("theta_0 != 0 (any initialisation)", Reason.NOT_DRAWN, "theta_0 = 0 only")
+FREE_T4 = (LABELS, THETA0,
+           Unchecked("the training set X_1, ..., X_N as an arbitrary input (Theorem 4 assumes nothing on it)",
+                     Reason.NOT_DRAWN, RANDOM),
+           Unchecked("N as a free input of Theorem 4", Reason.NOT_DRAWN, "fixed by k"))
+FREE_T5 = (LABELS, THETA0)
+SHARED = (PROB, DRAWS, K_RATIO, N_TRAIN)
+T5_SHARED = (*SHARED, DATA_T5)
 
 
 @claim("bombari2024/theorem-4/main", kind="asymptotic", source="bombari2024 Section 6.1, Theorem 4, (6.8) (= (B.14))",
@@ -218,22 +179,21 @@ FREE_T5 = ("not searched (unchecked as universally quantified inputs): the label
                  r"\ \forall \Delta: \|\Delta\| \le \sqrt d, \forall i, \text{ w.p. } \ge 1 - e^{-cD}",
        domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO), sample=seeds, probability=0.5, path=GEN_PATH,
        cost="expensive", draws=3,
-       reading=Reading(notes=dict(SETUP, gamma=GAP, side=SEARCH, X="test sample X: " + TOKENS + "; training samples "
-                           "i.i.d. normalized Gaussian or hypercube rows (the theorem assumes nothing on them)",
-                           unchecked="; ".join([ACTS_LIPSCHITZ, K_OMEGA, N_UNCHECKED, D_UNCHECKED, I_UNCHECKED,
-                                                FREE_T4]))))
+       reading=Reading(unchecked=(ACTS_LIPSCHITZ, K_OMEGA, *N_UNCHECKED, D_UNCHECKED, I_UNCHECKED, *FREE_T4),
+                       shared=(*SHARED, GAP, SEARCH, TOKENS, FREE_INPUTS),
+                       notes=dict(SETUP, X="test sample X: bombari2024/tokens; training samples i.i.d. normalized "
+                                           "Gaussian or hypercube rows")))
 def theorem_4(case, S, xp):
     out = []
     for s in S:
-        task, g = _task(case, s, iid_x=False)
+        task, g = rf_task_draw(case, s, iid_x=False)
         res = cm.gap_search(task, [0, case.n - 1], "f", g, RESTARTS, STEPS)
         out.append(math.sqrt(case.n) * max(0.0, float(res.gap.max())))
     return np.array(out)
 
 
-T5 = dict(SETUP, data=("X and the training samples i.i.d. from one mean-zero Lipschitz-concentrated law satisfying "
-                       "Assumption 1: rows uniform on the sphere sqrt(d) S^{d-1} (normalized Gaussian rows: the two "
-                       "coincide in law) or rows uniform on the binary hypercube {-1, +1}^d"))
+T5 = SETUP
+T5_UNCHECKED = (ACTS_NONLINEAR, K_OMEGA, *N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED)
 
 
 @claim("bombari2024/theorem-5/main", kind="asymptotic", source="bombari2024 Section 6.1, Theorem 5, (6.12) (= (B.29))",
@@ -241,13 +201,13 @@ T5 = dict(SETUP, data=("X and the training samples i.i.d. from one mean-zero Lip
                  r"\ \forall \Delta, i, \text{ w.p. } \ge 1 - e^{-c\log^2 N}",
        domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO), sample=seeds, probability=0.5, path=GEN_PATH,
        cost="expensive", draws=3,
-       reading=Reading(notes=dict(T5, gamma=GAP, side=SEARCH,
-                           unchecked="; ".join([ACTS_NONLINEAR, K_OMEGA, N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED,
-                                                I_UNCHECKED, FREE_T5]))))
+       reading=Reading(unchecked=(*T5_UNCHECKED, I_UNCHECKED, *FREE_T5), shared=(*T5_SHARED, GAP, SEARCH, FREE_INPUTS),
+                       notes=dict(T5, training="the training data are random in the theorem: drawing them is its "
+                                               "own probability space")))
 def theorem_5(case, S, xp):
     out = []
     for s in S:
-        task, g = _task(case, s, iid_x=True)
+        task, g = rf_task_draw(case, s, iid_x=True)
         res = cm.gap_search(task, [0, case.n - 1], "r", g, RESTARTS, STEPS)
         out.append(math.sqrt(case.n) * max(0.0, float(res.gap.max())))
     return np.array(out)
@@ -257,24 +217,24 @@ def theorem_5(case, S, xp):
        statement=r"\lambda_{\min}(K_r) = \Omega(k) \text{ w.p. } \ge 1 - e^{-c\log^2 N}",
        domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO), sample=seeds, probability=0.5, path=GEN_PATH,
        cost="expensive", draws=3,
-       reading=Reading(notes=dict(T5, ratio="k / lambda_min(K_r) (exact eigenvalue)",
-                           unchecked="; ".join([ACTS_NONLINEAR, K_B2, N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED]))))
+       reading=Reading(unchecked=(ACTS_NONLINEAR, *K_B2, *N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED), shared=T5_SHARED,
+                       notes=dict(T5, ratio="k / lambda_min(K_r) (exact eigenvalue)")))
 def lemma_b2(case, S, xp):
-    return np.array([case.k / glm.lambda_min(_task(case, s, iid_x=True)[0].Kr) for s in S])
+    return np.array([case.k / glm.lambda_min(rf_task_draw(case, s, iid_x=True)[0].Kr) for s in S])
 
 
 @claim("bombari2024/lemma-b.3/main", kind="asymptotic", source="bombari2024 Appendix B, Lemma B.3, (B.24)",
        statement=r"|\mathcal{F}(X, X^i(\Delta)) - 1| = \mathcal{O}(1/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 N}",
        domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO), sample=seeds, probability=0.5, path=GEN_PATH,
        cost="expensive", draws=3,
-       reading=Reading(notes=dict(T5, ratio="sqrt(n) * sup_Delta |F(X, X^i(Delta)) - 1|",
-                           side=f"LOWER side of the sup over Delta (gradient ascent of (F - 1)^2, {SEARCH_TOKENS} "
-                                "tokens): it can refute this O(.) claim, never confirm it beyond the sizes reached",
-                           unchecked="; ".join([ACTS_NONLINEAR, K_OMEGA, N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED,
-                                                I_UNCHECKED]))))
+       reading=Reading(unchecked=(*T5_UNCHECKED, I_UNCHECKED), shared=T5_SHARED,
+                       notes=dict(T5, ratio="sqrt(n) * sup_Delta |F(X, X^i(Delta)) - 1|",
+                                  side=f"LOWER side of the sup over Delta (gradient ascent of (F - 1)^2, "
+                                       f"{SEARCH_TOKENS} tokens): it can refute this O(.) claim, never confirm it "
+                                       "beyond the sizes reached")))
 def lemma_b3(case, S, xp):
     out = []
     for s in S:
-        task, g = _task(case, s, iid_x=True)
+        task, g = rf_task_draw(case, s, iid_x=True)
         out.append(math.sqrt(case.n) * float(cm.alignment_search(task, [0, case.n - 1], g, RESTARTS, STEPS).max()))
     return np.array(out)

@@ -18,27 +18,24 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck import Reading, all_of, claim, close, ge, le
+from attncheck import Reading, Reason, Unchecked, all_of, claim, close, ge, le
 from attncheck.papers.bombari2024.models import raf_witness as rw
-from attncheck.papers.bombari2024.readings import DRAWS, PROB, TOKENS, seeds
+from attncheck.papers.bombari2024.readings import (
+    CANDIDATES,
+    DRAWS,
+    EXISTENCE,
+    FRACTION,
+    PROB,
+    REGIME,
+    TOKENS,
+    fraction,
+    n_max,
+    seeds,
+)
 from attncheck.papers.bombari2024.strategies.token_matrices import token_case
 
-
-def n_max(d: int) -> int:
-    """The largest n with d / log^4 d >= n / 100 (Theorem 3's regime, constant 1/100 as in theorem-3/main)."""
-    return math.floor(100 * d / math.log(d) ** 4)
-
-
-def fraction(n: int) -> int:
-    """'Omega(n) indices' read as ceil(n / 4) indices."""
-    return math.ceil(n / 4)
-
-
-REGIME = ("d / log^4 d = Omega(n) read as d / log^4 d >= n / 100 (as for theorem-3/main); d >= 24, where it "
-          "implies n < d, so v of (D.24) exists (for d < 24 the regime admits n >= d and full-rank X: unchecked)")
-FRACTION = ("Omega(n) indices read as at least ceil(n / 4) indices (the proof's n/2, halved by the sign of (D.23)); "
-            "lemma-d.1/main reads the same phrase as at least floor(n / 2) + 1 indices (its proof's count), never "
-            "fewer than ceil(n / 4)")
+D_SMALL = Unchecked("d < 24, where the regime admits n >= d and full-rank X", Reason.NOT_DRAWN,
+                    "the drawn d are >= 24, where the regime implies n < d, so v of (D.24) exists")
 WITNESS = ("the proof's construction: delta* = the best of 64 draws of (D.8) with the sign of (D.23), "
            "delta*_{1,2} = delta*/2 +- v/2 (D.24)-(D.25) with v a random direction orthogonal to the rows of X")
 
@@ -55,12 +52,13 @@ def _regime_case():
        statement=r"\exists \delta^*_1, \delta^*_2: \|\delta^*_k\|_2 \le \sqrt d,\ \|\delta^*_1 - \delta^*_2\|_2 = \sqrt d,"
                  r"\ x_i^\top\delta^*_k > 0,\ x_i^\top\delta^*_k = \Omega(\sqrt d \log^2 d) \text{ for } \Omega(n) \text{ indices}",
        domain=_regime_case(),
-       reading=Reading(notes={"regime": REGIME, "fraction": FRACTION, "witness": WITNESS,
+       reading=Reading(unchecked=(D_SMALL,), shared=(REGIME, FRACTION, TOKENS),
+                       notes={"regime": "d >= 24", "witness": WITNESS,
                        "constants": "the proof's: x_i^T delta*_k >= 0.05 d / sqrt(n) >= 0.005 sqrt(d) log^2 d "
                                     "(d / sqrt n >= sqrt(d) log^2 d / 10 in the regime)",
                        "check": "||delta*_k|| <= sqrt(d) (1 + 1e-12), ||delta*_1 - delta*_2|| = sqrt(d) (rtol 1e-9), "
                                 "and min_k x_i^T delta*_k >= 0.005 sqrt(d) log^2 d (> 0) for ceil(n / 4) indices",
-                       "X": TOKENS + "; d in [24, 256], n in [1, n_max(d)]"}))
+                       "X": "d in [24, 256], n in [1, n_max(d)]"}))
 def lemma_d2(case, xp):
     tc, seed = case
     X = tc.X
@@ -86,40 +84,9 @@ def _case(point):
     return st.tuples(token_case(n, d), st.integers(0, n - 1))
 
 
-def _witness(case, seed):
-    """(X, W, i, pairs, draw) for one draw of W (N(0, 1/d) entries): the candidate pairs [Delta*_1, Delta*_2]
-    (see "witness" below; each existence claim takes the best of them for its own statement) and a function
-    giving the RAFDraw (phi_RAF and attention under one-token perturbations) of this W."""
-    tc, i = case
-    X = tc.X
-    n, d = X.shape
-    rng = np.random.default_rng(int(seed))
-    W = rng.standard_normal((d, d)) / math.sqrt(d)
-    XW, frac = X @ W, fraction(n)
-    pairs = [rw.d3_best(X, W, rng, frac), rw.aligned_pair(XW, rng, rw.rows_along(XW, frac)),
-             rw.aligned_pair(XW, rng, rw.rows_toward(X, XW, i, frac)), rw.pair_along(XW, rng, rw.top_direction(XW, frac))]
-    return X, W, i, pairs, lambda: rw.RAFDraw(X, W, XW=XW)
-
-
-COMMON = {"probability": PROB, "draws": DRAWS, "regime": REGIME + "; path at the boundary n = n_max(d): "
-          + ", ".join(map(str, BOUNDARY["deep"])), "fraction": FRACTION,
-          "witness": "the best of four candidate pairs for the claim's own statement (any pair in the ball "
-                     "witnesses an existence claim): (1) the proof's construction (D.8), (D.24)-(D.25), (D.31): "
-                     "Delta*_k = C_k W^T delta*_k with ||Delta*_k|| = sqrt(d) (the largest admissible C_k; the "
-                     "proof's C ||W||_op <= 1 is smaller); (delta*, v) is the one of 64 draws of (D.8), both signs, "
-                     "and 8 draws of v whose pair has the largest ceil(n/4)-th largest min_k sigma(Delta*_k)_i (the "
-                     "proof picks delta* independently of W); (2)-(4) pairs Delta*_{1,2} = sqrt(d) (g +- h) / "
-                     "||g +- h|| with h orthogonal to every row of X W (separation sqrt(2d), the same sigma for both): g the "
-                     "minimum-norm Delta giving sigma(Delta)_j = 1 on ceil(n/4) rows J (sigma ~ sqrt(d / (2 |J|)) on "
-                     "J), J along the top singular direction of X W (2) or the rows j != i whose attention leans "
-                     "most toward token i (3); g the top singular direction itself (4: low-rank X)",
-          "side": "WITNESS (lower side of an existence claim): a bounded implied constant confirms the claim at "
-                  "the sizes reached; growth cannot refute it (refutable=False)",
-          "i": "the perturbed token i drawn in [0, n - 1] ('for every i')", "X": TOKENS}
-
-
-def _separation(Deltas, d):
-    return math.sqrt(d) / float(np.linalg.norm(Deltas[0] - Deltas[1]))
+COMMON = {"regime": "path at the boundary n = n_max(d): " + ", ".join(map(str, BOUNDARY["deep"])),
+          "i": "the perturbed token i drawn in [0, n - 1] ('for every i')"}
+SHARED = (PROB, DRAWS, REGIME, FRACTION, CANDIDATES, EXISTENCE, TOKENS)
 
 
 @claim("bombari2024/lemma-d.3/main", kind="asymptotic", refutable=False, cost="expensive",
@@ -128,26 +95,24 @@ def _separation(Deltas, d):
                  r"\|\Delta^*_1 - \Delta^*_2\| = \Omega(\sqrt d),\ \sigma(\Delta^*_k)_i = \Omega(\log^2 d) "
                  r"\text{ for } \Omega(n) \text{ indices}",
        domain=_case, sample=seeds, probability=0.5, path=BOUNDARY, draws=3,
-       reading=Reading(notes=dict(COMMON, ratio="implied constant max(sqrt(d) / ||Delta*_1 - Delta*_2||, log^2 d / q) with "
-                                         "q the ceil(n/4)-th largest of min_k sigma(Delta*_k)_i (infinite, an ERROR, if q <= "
-                                         "0: the witness failed)",
-                           trend="at the boundary n = n_max(d) every pair gives q proportional to sqrt(d / n) = "
-                                 "log^2 d / 10 (aligned pairs: q ~ sqrt(2 d / n) ~ 0.14 log^2 d), so log^2 d / q tends "
-                                 "to a finite limit (about 7 for the aligned pairs, from below: 4.6, 5.0, 6.4, 6.2 at "
-                                 "d = 32, 128, 512, 2048 on normalized Gaussian rows); a bounded constant whose "
-                                 "finite-size slope has no fixed sign (with the proof's pair alone: C* max 16.9, slope "
-                                 "-0.24, HOLDS in quick). What would decide it: a verdict rule for a constant converging "
-                                 "to a finite limit (not in the engine)")))
+       reading=Reading(unchecked=(D_SMALL,), shared=SHARED,
+                       notes=dict(COMMON, ratio="implied constant max(sqrt(d) / ||Delta*_1 - Delta*_2||, log^2 d / q) "
+                                                "with q the ceil(n/4)-th largest of min_k sigma(Delta*_k)_i (infinite, "
+                                                "an ERROR, if q <= 0: the witness failed)",
+                                  trend="at the boundary n = n_max(d) every pair gives q proportional to sqrt(d / n) "
+                                        "= log^2 d / 10, so log^2 d / q tends to a finite limit: a bounded constant "
+                                        "whose finite-size slope has no fixed sign (measurements: "
+                                        "docs/papers/bombari2024.md)")))
 def lemma_d3(case, S, xp):
     out = []
     for s in S:
-        X, W, _, pairs, _ = _witness(case, int(s))
+        X, W, _, pairs, _ = rw.candidate_pairs(case, int(s))
         d = X.shape[1]
         best = math.inf
         for Deltas in pairs:
             sig = np.minimum(rw.sigma(X, W, Deltas[0]), rw.sigma(X, W, Deltas[1]))
             q = float(np.sort(sig)[::-1][fraction(X.shape[0]) - 1])
-            best = min(best, max(_separation(Deltas, d), math.log(d) ** 2 / q if q > 0 else math.inf))
+            best = min(best, max(rw.separation(Deltas, d), math.log(d) ** 2 / q if q > 0 else math.inf))
         out.append(best)
     return np.array(out)
 
@@ -157,28 +122,26 @@ def lemma_d3(case, S, xp):
        statement=r"\forall i\ \text{w.p.} \ge 1 - e^{-c\log^2 d}\ \exists \Delta^*_{1,2}: (D.39),\ "
                  r"\|[s(X^i(\Delta^*_k))]_{j:}^\top - e_i\|_2 = o(1/\sqrt d) \text{ for } \Omega(n) \text{ indices } j",
        domain=_case, sample=seeds, probability=0.5, path=BOUNDARY, draws=3,
-       reading=Reading(notes=dict(COMMON, ratio="implied constant max(sqrt(d) / ||Delta*_1 - Delta*_2||, sqrt(d) r) with r "
-                                         "the ceil(n/4)-th smallest of max_k ||[s(X^i(Delta*_k))]_j - e_i|| over j",
-                           little_o="o(1/sqrt d) needs sqrt(d) r -> 0; the engine judges the implied constant's "
-                                    "trend, so a bounded constant is reported as HOLDS of the O(1/sqrt d) part only: "
-                                    "the evidence shows whether the constant falls (deep, seed 0: 5.2, 6.3, 5.1, 0.72 at "
-                                    "d = 32, 128, 512, 2048; 0.72 is the separation term 1/sqrt 2: sqrt(d) r is below "
-                                    "it). With the proof's pair alone the constant grows (5.6, 9.4, 20, 30 on one "
-                                    "Gaussian X): the logits its constants guarantee are of order 0.01 log^2 d, and "
-                                    "the softmax concentrates only once they exceed log(n d), at log d in the "
-                                    "hundreds; main's INCONCLUSIVE (C* 19.5) came from that witness",
-                           unchecked="the little-o of (D.40)-(D.41): sqrt(d) r -> 0 is not judged, and the ratio "
-                                     "cannot show it (its separation term is >= 1/2, as ||Delta*_k|| <= sqrt d, so "
-                                     "the ratio never tends to 0); the verdict applies to the O(1/sqrt d) part only")))
+       reading=Reading(unchecked=(D_SMALL, Unchecked(
+                           "the little-o of (D.40)-(D.41): sqrt(d) r -> 0", Reason.NOT_DRAWN,
+                           "not judged: the engine judges the implied constant's trend, and the ratio cannot show it "
+                           "(its separation term is >= 1/2, as ||Delta*_k|| <= sqrt d, so the ratio never tends to "
+                           "0); the verdict applies to the O(1/sqrt d) part only")), shared=SHARED,
+                       notes=dict(COMMON, ratio="implied constant max(sqrt(d) / ||Delta*_1 - Delta*_2||, sqrt(d) r) with "
+                                                "r the ceil(n/4)-th smallest of max_k ||[s(X^i(Delta*_k))]_j - e_i|| "
+                                                "over j",
+                                  little_o="o(1/sqrt d) needs sqrt(d) r -> 0; a bounded constant is reported as "
+                                           "HOLDS of the O(1/sqrt d) part only; the evidence shows whether the "
+                                           "constant falls (measurements: docs/papers/bombari2024.md)")))
 def lemma_d4(case, S, xp):
     out = []
     for s in S:
-        X, W, i, pairs, raf_draw = _witness(case, int(s))
+        X, W, i, pairs, raf_draw = rw.candidate_pairs(case, int(s))
         d, draw = X.shape[1], raf_draw()
         best = math.inf
         for Deltas in pairs:
             r = np.maximum(draw.rows_to_e_i(i, Deltas[0]), draw.rows_to_e_i(i, Deltas[1]))
-            best = min(best, max(_separation(Deltas, d), math.sqrt(d) * float(np.sort(r)[fraction(X.shape[0]) - 1])))
+            best = min(best, max(rw.separation(Deltas, d), math.sqrt(d) * float(np.sort(r)[fraction(X.shape[0]) - 1])))
         out.append(best)
     return np.array(out)
 
@@ -188,14 +151,15 @@ def lemma_d4(case, S, xp):
        statement=r"\forall i\ \text{w.p.} \ge 1 - e^{-c\log^2 d}\ \exists \Delta^*, \|\Delta^*\| \le \sqrt d: "
                  r"\|\varphi_{RAF}(X) - \varphi_{RAF}(X^i(\Delta^*))\|_F = \Omega(\sqrt{dn})",
        domain=_case, sample=seeds, probability=0.5, path=BOUNDARY, draws=3,
-       reading=Reading(notes=dict(COMMON, ratio="implied constant sqrt(dn) / max_k ||phi_RAF(X) - phi_RAF(X^i(Delta*_k))||_F "
-                                         "(Delta* the best of all 8 candidates: both Delta*_k of each of the four "
-                                         "pairs; the proof's contradiction argument shows one of its own two "
-                                         "suffices)")))
+       reading=Reading(unchecked=(D_SMALL,), shared=SHARED,
+                       notes=dict(COMMON, ratio="implied constant sqrt(dn) / max_k ||phi_RAF(X) - "
+                                                "phi_RAF(X^i(Delta*_k))||_F (Delta* the best of all 8 candidates: both "
+                                                "Delta*_k of each of the four pairs; the proof's contradiction argument "
+                                                "shows one of its own two suffices)")))
 def lemma_d5(case, S, xp):
     out = []
     for s in S:
-        X, W, i, pairs, raf_draw = _witness(case, int(s))
+        X, W, i, pairs, raf_draw = rw.candidate_pairs(case, int(s))
         n, d = X.shape
         draw = raf_draw()
         out.append(math.sqrt(d * n) / max(draw.feature_change(i, D) for Deltas in pairs for D in Deltas))

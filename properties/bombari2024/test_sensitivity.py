@@ -2,7 +2,7 @@ r"""bombari2024 Sections 4-5 and Appendices B-D: word sensitivity of random feat
 Lemma B.1, Remark 4.1), deep random features (Theorem 2, Lemma C.2) and random attention
 features (Theorem 3, Remark 5.1, Lemmas D.1-D.5), each as printed.
 
-Which side of the sup of (3.4) each estimate is on is written in every interpretation: the
+Which side of the sup of (3.4) each estimate is on is written in every reading: the
 gradient-ascent estimate is a LOWER bound (refutes O(.), confirms Omega(.)), the Lemma B.1
 chain an UPPER bound (confirms O(.), refutes nothing here).
 """
@@ -12,28 +12,31 @@ import numpy as np
 import torch
 from hypothesis import strategies as st
 
-from attncheck import Reading, claim, ge, le
-from attncheck.numeric.devices import torch_device
+from attncheck import Reading, Reason, Unchecked, claim, ge, le
 from attncheck.papers.bombari2024.models import raf_witness as rw
 from attncheck.papers.bombari2024.models import random_features as rf
-from attncheck.papers.bombari2024.models import word_sensitivity as ws
+from attncheck.papers.bombari2024.models.draws import attention_draw, rf_draw
 from attncheck.papers.bombari2024.readings import (
     ACTS,
     ACTS_HE,
     ACTS_LIPSCHITZ,
+    ASCENT_TOKENS,
     DRAWS,
+    FRACTION,
     HE_ACTS,
     K_OMEGA,
     K_RATIO,
     LOWER,
+    NO_REASON,
     PROB,
-    RESTARTS,
+    PROB_LOG2D,
+    RAF_TOKENS,
+    REGIME,
     RHO,
-    STEPS,
     TOKENS,
     UPPER,
+    UPPER_DEEP,
     WITNESS,
-    X_of,
     generator,
     log4_path_ok,
     seeds,
@@ -47,44 +50,30 @@ def rf_ds(n, D_max=1024, ds=(1, 2, 4, 8, 16)):
     """d at path point n: every d in ds with D = n d in [64, D_max] (see the 'd' reading)."""
     return [d for d in ds if 64 <= n * d <= D_max]
 
-ASCENT_TOKENS = 4  # token 0, token n - 1 and random others (all tokens when n <= 4)
+
 #: Theorem 3's regime d / log^4 d >= n / 100 (checked below), n growing
 RAF_PATH = {"quick": [(4, 32), (8, 128), (12, 256)],
             "deep": [(4, 32), (8, 128), (16, 512), (32, 1024), (60, 2048)]}  # (60, 2048): on the boundary
 assert all(log4_path_ok(n, d) for pts in RAF_PATH.values() for n, d in pts)
-RAF_REGIME = ("d / log^4 d = Omega(n) read as d / log^4 d >= n / 100 along the path (n, d) = "
-              + ", ".join(map(str, RAF_PATH["deep"])) + "; n grows, d grows faster")
-RAF_UNCHECKED = ("n between the path's n and the boundary of the regime, n_max(d) = floor(100 d / log^4 d) = 22, 23, "
-                 "27, 33, 44, 60 at d = 32, 128, 256, 512, 1024, 2048: every path point has n < n_max(d) (quick: n = "
-                 "4, 8, 12 against 22, 23, 27; deep: n = 4, 8, 16, 32 against 22, 23, 33, 44) except the deep point "
-                 "(60, 2048), which is on the boundary; the boundary n = n_max(d), where the raf_proof claims run "
-                 "(the hardest reading), and the n between, are not drawn at the other d (quick: at no d); and "
-                 "d < 24, where the regime admits n >= d and full-rank X, is not drawn (smallest path d = 32)")
+RAF_REGIME = "path (n, d) = " + ", ".join(map(str, RAF_PATH["deep"])) + "; n grows, d grows faster"
+RAF_UNCHECKED = (
+    Unchecked("the boundary n = n_max(d) of the regime (the hardest reading, where the raf_proof claims run) at every "
+              "path d but 2048 (quick: at every d)", Reason.NOT_DRAWN,
+              "every path point has n < n_max(d) except the deep point (60, 2048), on the boundary"),
+    Unchecked("n between the path's n and n_max(d) at those d", Reason.NOT_DRAWN,
+              "quick: n = 4, 8, 12 against n_max = 22, 23, 27; deep: n = 4, 8, 16, 32 against 22, 23, 33, 44"),
+    Unchecked("d < 24, where the regime admits n >= d and full-rank X", Reason.NOT_DRAWN, "smallest path d = 32"))
 
-
-def _rf(case, seed, depth=1, m=1, lower=True, upper=False):
-    """Bracket of the RF/DRF word sensitivity of one draw of the weights."""
-    g = generator(seed)
-    X = X_of(case)
-    beta = 1.0 if depth == 1 else rf.he_beta(case.act)
-    if m == 1:
-        groups = ws.groups_of(ws.random_tokens(case.n, ASCENT_TOKENS, g))
-    else:
-        groups = [ws.random_tokens(case.n, m, g)]
-    return ws.rf_bracket(X, case.k, case.act, groups, g, depth=depth, beta=beta, restarts=RESTARTS, steps=STEPS,
-                         lower=lower, upper=upper)
-
-
-RF_D_UNCHECKED = ("d > 16 and d growing with n (d >> n), admitted since the claim is for every d: d <= 16 at every "
-                  "n, and d > n only at n <= 8")
-RF_COMMON = {"probability": PROB, "draws": DRAWS, "k": K_RATIO, "X": TOKENS,
-             "d": "d drawn in {1, 2, 4, 8, 16} with 64 <= D = n d <= 1024 at every n (the claim is for every d; "
+RF_D_UNCHECKED = Unchecked("d > 16 and d growing with n (d >> n), admitted since the claim is for every d",
+                           Reason.NOT_DRAWN, "d <= 16 at every n, and d > n only at n <= 8")
+RF_COMMON = {"d": "d drawn in {1, 2, 4, 8, 16} with 64 <= D = n d <= 1024 at every n (the claim is for every d; "
                   "the implied constant must not grow with n). D >= 64 because the statement is asymptotic in D "
                   "too: at D = 4 with k = 1 a ReLU feature vector vanishes with probability 1/2 and (3.4) is 0/0",
              "activation": "phi in {relu, tanh, gelu, softplus}: Lipschitz and not identically 0",
              "tokens": f"ascent over {ASCENT_TOKENS} tokens (0, n - 1 and random others); a sup over a subset "
-                       "is a lower bound on the sup over all i",
-             "unchecked": ACTS_LIPSCHITZ + "; " + K_OMEGA + "; " + RF_D_UNCHECKED}
+                       "is a lower bound on the sup over all i"}
+RF_UNCHECKED = (ACTS_LIPSCHITZ, K_OMEGA, RF_D_UNCHECKED)
+RF_SHARED = (PROB, DRAWS, K_RATIO, TOKENS)
 
 
 # ---- Theorem 1 and Lemma B.1 ---------------------------------------------------------------
@@ -94,9 +83,10 @@ RF_COMMON = {"probability": PROB, "draws": DRAWS, "k": K_RATIO, "X": TOKENS,
                  r"(\phi \text{ Lipschitz}, \not\equiv 0, k = \Omega(D), \text{Assumption 1})",
        domain=lambda n: ws_case(n, rf_ds(n), ACTS, RHO), sample=seeds, probability=0.5, path=RF_PATH,
        cost="expensive", draws=3,
-       reading=Reading(notes=dict(RF_COMMON, side=LOWER, ratio="implied constant sqrt(n) * S_lower(X)")))
+       reading=Reading(unchecked=RF_UNCHECKED, shared=(*RF_SHARED, LOWER),
+                       notes=dict(RF_COMMON, ratio="implied constant sqrt(n) * S_lower(X)")))
 def theorem_1(case, S, xp):
-    return np.array([_rf(case, s).lower * math.sqrt(case.n) for s in S])
+    return np.array([rf_draw(case, s).lower * math.sqrt(case.n) for s in S])
 
 
 @claim("bombari2024/theorem-1/certified-bracket", kind="asymptotic", refutable=False,
@@ -104,10 +94,11 @@ def theorem_1(case, S, xp):
        statement=r"\mathcal{S}_{RF}(X) = \mathcal{O}(1/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-cD} \text{ over } V",
        domain=lambda n: ws_case(n, rf_ds(n), ACTS, RHO), sample=seeds, probability=0.5, path=RF_PATH,
        cost="expensive", draws=3,
-       reading=Reading(notes=dict(RF_COMMON, side=UPPER, ratio="implied constant sqrt(n) * S_upper(X), the certified "
-                           "bound over every token i; with theorem-1/main this brackets S_RF sqrt(n)")))
+       reading=Reading(unchecked=RF_UNCHECKED, shared=(*RF_SHARED, UPPER),
+                       notes=dict(RF_COMMON, ratio="implied constant sqrt(n) * S_upper(X), the certified bound over "
+                                                   "every token i; with theorem-1/main this brackets S_RF sqrt(n)")))
 def theorem_1_upper(case, S, xp):
-    return np.array([_rf(case, s, lower=False, upper=True).upper * math.sqrt(case.n) for s in S])
+    return np.array([rf_draw(case, s, lower=False, upper=True).upper * math.sqrt(case.n) for s in S])
 
 
 @claim("bombari2024/lemma-b.1/main", kind="asymptotic", source="bombari2024 Appendix B, Lemma B.1, (B.6)",
@@ -115,12 +106,13 @@ def theorem_1_upper(case, S, xp):
                  r"\|\Delta\|_2 \le \sqrt{d}, \text{ w.p. } \ge 1 - e^{-cD}",
        domain=lambda n: ws_case(n, rf_ds(n), ACTS, RHO), sample=seeds, probability=0.5, path=RF_PATH,
        cost="expensive", draws=3,
-       reading=Reading(notes=dict(RF_COMMON, side=LOWER.replace("S is estimated", "the numerator sup is estimated"),
-                           ratio="implied constant sup_Delta ||phi(X^i(Delta)) - phi(X)|| / sqrt(k / n)")))
+       reading=Reading(unchecked=RF_UNCHECKED, shared=(*RF_SHARED, LOWER),
+                       notes=dict(RF_COMMON, side="as bombari2024/sup-lower, for the sup of the numerator ||phi(X^i(Delta)) - phi(X)||",
+                                  ratio="implied constant sup_Delta ||phi(X^i(Delta)) - phi(X)|| / sqrt(k / n)")))
 def lemma_b1(case, S, xp):
     out = []
     for s in S:
-        b = _rf(case, s)
+        b = rf_draw(case, s)
         out.append(b.lower * b.base_norm / math.sqrt(case.k / case.n))
     return np.array(out)
 
@@ -134,11 +126,11 @@ def _dense_chain_case():
        source="bombari2024 Appendix B, proof of Lemma B.1, (B.8) first three steps",
        statement=r"\|\phi(V\,\mathrm{flat}(X^i(\Delta))) - \phi(V\,\mathrm{flat}(X))\|_2 \le M \|V\|_{op} \|\Delta\|_2",
        domain=_dense_chain_case(),
-       reading=Reading(notes={"scope": "deterministic in V: every V (Gaussian N(0, 1/D) drawn by seed), every k in [1, 40], "
-                                "every token i, Delta anywhere in the sqrt(d) ball (radius fraction drawn, 1 "
-                                "included); dense V, n <= 6, d <= 5",
-                       "M": "the Lipschitz constant of phi (1 for relu, tanh, softplus; 1.1289 for gelu)",
-                       "unchecked": ACTS_LIPSCHITZ}))
+       reading=Reading(unchecked=(ACTS_LIPSCHITZ,),
+                       notes={"scope": "deterministic in V: every V (Gaussian N(0, 1/D) drawn by seed), every k in "
+                                       "[1, 40], every token i, Delta anywhere in the sqrt(d) ball (radius fraction "
+                                       "drawn, 1 included); dense V, n <= 6, d <= 5",
+                              "M": "the Lipschitz constant of phi (1 for relu, tanh, softplus; 1.1289 for gelu)"}))
 def lemma_b1_chain(case, xp):
     tc, act, k, seed, frac = case
     g = generator(seed)
@@ -166,13 +158,14 @@ def _ms(n):
                  r"\text{ w.p. } \ge 1 - e^{-cD}",
        domain=lambda n: ws_case(n, rf_ds(n), ACTS, RHO, ms=_ms(n)), sample=seeds, probability=0.5, path=RF_PATH,
        cost="expensive", draws=3,
-       reading=Reading(notes=dict(RF_COMMON, side=LOWER, ratio="implied constant sqrt(n / m) * S^(m)_lower(X)",
-                           m="m in {1, ceil(sqrt n), ceil(n / 4), n} (the proof's bound holds for every m; m = o(n) "
-                             "makes it o(1); m = Theta(n) is the 'constant fraction' of the remark)",
-                           tokens="one random set of m distinct tokens per draw, each row of Delta in its own "
-                                  "sqrt(d) ball (B.11)-(B.13)")))
+       reading=Reading(unchecked=RF_UNCHECKED, shared=(*RF_SHARED, LOWER),
+                       notes=dict(RF_COMMON, ratio="implied constant sqrt(n / m) * S^(m)_lower(X)",
+                                  m="m in {1, ceil(sqrt n), ceil(n / 4), n} (the proof's bound holds for every m; "
+                                    "m = o(n) makes it o(1); m = Theta(n) is the 'constant fraction' of the remark)",
+                                  tokens="one random set of m distinct tokens per draw, each row of Delta in its own "
+                                         "sqrt(d) ball (B.11)-(B.13)")))
 def remark_4_1(case, S, xp):
-    return np.array([_rf(case, s, m=case.m).lower * math.sqrt(case.n / case.m) for s in S])
+    return np.array([rf_draw(case, s, m=case.m).lower * math.sqrt(case.n / case.m) for s in S])
 
 
 # ---- Theorem 2 and Lemma C.2 (deep random features) ------------------------------------------
@@ -183,26 +176,24 @@ DRF_COMMON = dict(RF_COMMON, d=f"d drawn in {{1, 2, 4, 8, 16}} with 64 <= D = n 
                   activation="phi in {relu, gelu, softplus} with beta from (4.3) (mpmath quadrature and root "
                              "finding; relu: beta = 2); tanh is excluded because (4.3) has no solution for it "
                              "(claim eq-4.3/tanh-no-solution)",
-                  k="k = ceil(rho D), rho in {1/4, 1, 2} (k = Theta(D)); every layer k x k after the first",
+                  k="every layer k x k after the first",
                   L="L in {1, 2, 3} at every n; e^{CL} is a constant for fixed L, so the implied constant must "
-                    "stay bounded along n (L = o(log k) holds along the path)",
-                  unchecked=ACTS_HE + "; " + RF_D_UNCHECKED + "; L growing with n (admitted by L = o(log k)), not "
-                            "drawn: e^{CL} with C unknown cannot be divided out")
-#: Theorem 2's probability 1 - exp(-c log^2 d) (Lemma C.2's is 1 - 2L exp(-ck), k >= 16 on the path)
-DRF_PROB = (PROB + ". At d = 1 (drawn wherever n >= 64; the only d at n = 256) the printed probability 1 - "
-            "exp(-c log^2 d) is 0: the printed bound is vacuous there, and the argument above (for 1 - exp(-cD), D "
-            "growing) does not carry over, as d <= 16 keeps log^2 d bounded along the path; the median reading is "
-            "the one used at d = 1 and at every other d all the same")
+                    "stay bounded along n (L = o(log k) holds along the path)")
+DRF_UNCHECKED = (ACTS_HE, RF_D_UNCHECKED,
+                 Unchecked("L growing with n (admitted by L = o(log k))", Reason.NOT_DRAWN,
+                           "e^{CL} with C unknown cannot be divided out"))
+#: Theorem 2's probability 1 - exp(-c log^2 d) (bombari2024/probability-log2-d); Lemma C.2's is 1 - 2L exp(-ck)
+DRF_SHARED = (*RF_SHARED, PROB_LOG2D)
 
 
 @claim("bombari2024/theorem-2/main", kind="asymptotic", source="bombari2024 Section 4, Theorem 2, (4.4)",
        statement=r"\mathcal{S}_{DRF} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
        domain=lambda n: ws_case(n, rf_ds(n, DRF_D_MAX), HE_ACTS, RHO, depths=(1, 2, 3)), sample=seeds, probability=0.5,
        path=DRF_PATH, cost="expensive", draws=3,
-       reading=Reading(notes=dict(DRF_COMMON, probability=DRF_PROB, side=LOWER,
-                           ratio="implied constant sqrt(n) * S_DRF,lower(X)")))
+       reading=Reading(unchecked=DRF_UNCHECKED, shared=(*DRF_SHARED, LOWER),
+                       notes=dict(DRF_COMMON, ratio="implied constant sqrt(n) * S_DRF,lower(X)")))
 def theorem_2(case, S, xp):
-    return np.array([_rf(case, s, depth=case.depth).lower * math.sqrt(case.n) for s in S])
+    return np.array([rf_draw(case, s, depth=case.depth).lower * math.sqrt(case.n) for s in S])
 
 
 @claim("bombari2024/theorem-2/certified-bracket", kind="asymptotic", refutable=False,
@@ -210,11 +201,11 @@ def theorem_2(case, S, xp):
        statement=r"\mathcal{S}_{DRF} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
        domain=lambda n: ws_case(n, rf_ds(n, DRF_D_MAX), HE_ACTS, RHO, depths=(1, 2, 3)), sample=seeds, probability=0.5,
        path=DRF_PATH, cost="expensive", draws=3,
-       reading=Reading(notes=dict(DRF_COMMON, probability=DRF_PROB,
-                           side=UPPER.replace("M ||V_i||_op", "M^L ||V_1,i||_op prod_l ||V_l||_op"),
-                           ratio="implied constant sqrt(n) * S_DRF,upper(X), certified over every token i")))
+       reading=Reading(unchecked=DRF_UNCHECKED, shared=(*DRF_SHARED, UPPER_DEEP),
+                       notes=dict(DRF_COMMON, ratio="implied constant sqrt(n) * S_DRF,upper(X), certified over every "
+                                                    "token i")))
 def theorem_2_upper(case, S, xp):
-    return np.array([_rf(case, s, depth=case.depth, lower=False, upper=True).upper * math.sqrt(case.n) for s in S])
+    return np.array([rf_draw(case, s, depth=case.depth, lower=False, upper=True).upper * math.sqrt(case.n) for s in S])
 
 
 @claim("bombari2024/lemma-c.2/main", kind="asymptotic", source="bombari2024 Appendix C, Lemma C.2, (C.16) at l = L",
@@ -222,13 +213,14 @@ def theorem_2_upper(case, S, xp):
                  r"\|\Delta\|_2 \le \sqrt{d}, \text{ w.p. } \ge 1 - 2L e^{-ck}",
        domain=lambda n: ws_case(n, rf_ds(n, DRF_D_MAX), HE_ACTS, RHO, depths=(1, 2, 3)), sample=seeds, probability=0.5,
        path=DRF_PATH, cost="expensive", draws=3,
-       reading=Reading(notes=dict(DRF_COMMON, side=LOWER.replace("S is estimated", "the sup over Delta is estimated"),
-                           ratio="implied constant sup_Delta ||phi_L(X^i(Delta)) - phi_L(X)|| / sqrt(d) (e^{CL} "
-                                 "fixed for fixed L: it must stay bounded along n)")))
+       reading=Reading(unchecked=DRF_UNCHECKED, shared=(*RF_SHARED, LOWER),
+                       notes=dict(DRF_COMMON, side="as bombari2024/sup-lower, for the sup over Delta of ||phi_L(X^i(Delta)) - phi_L(X)||",
+                                  ratio="implied constant sup_Delta ||phi_L(X^i(Delta)) - phi_L(X)|| / sqrt(d) "
+                                        "(e^{CL} fixed for fixed L: it must stay bounded along n)")))
 def lemma_c2(case, S, xp):
     out = []
     for s in S:
-        b = _rf(case, s, depth=case.depth)
+        b = rf_draw(case, s, depth=case.depth)
         out.append(b.lower * b.base_norm / math.sqrt(case.d))
     return np.array(out)
 
@@ -237,7 +229,7 @@ def lemma_c2(case, S, xp):
 DEPTHS = (2, 4, 8)
 DRF_L_PATH = {"quick": [{"n": n, "L": L} for L in DEPTHS for n in (8, 16, 32)],
               "deep": [{"n": n, "L": L} for L in DEPTHS for n in (8, 16, 32, 64, 128)]}
-DRF_L = dict(DRF_COMMON, probability=DRF_PROB,
+DRF_L = dict(DRF_COMMON,
              L="L in {2, 4, 8} (Figure 2), each a path point coordinate: for fixed L the implied "
                "constant must stay bounded along n (judged at each L); across L the claim admits any "
                "growth e^{CL} with C finite, so the rate C is fitted (rate_across_L) and reported, not "
@@ -252,59 +244,43 @@ def _drf_point(p):
        source="bombari2024 Section 4, Theorem 2, (4.4), against L (Figure 2, L in {2, 4, 8})",
        statement=r"\mathcal{S}_{DRF} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
        domain=_drf_point, sample=seeds, probability=0.5, path=DRF_L_PATH, cost="expensive", draws=3,
-       reading=Reading(notes=dict(DRF_L, side=LOWER, ratio="implied constant sqrt(n) * S_DRF,lower(X) at (n, L)")))
+       reading=Reading(unchecked=DRF_UNCHECKED, shared=(*DRF_SHARED, LOWER),
+                       notes=dict(DRF_L, ratio="implied constant sqrt(n) * S_DRF,lower(X) at (n, L)")))
 def theorem_2_depth(case, S, xp):
-    return np.array([_rf(case, s, depth=case.depth).lower * math.sqrt(case.n) for s in S])
+    return np.array([rf_draw(case, s, depth=case.depth).lower * math.sqrt(case.n) for s in S])
 
 
 @claim("bombari2024/theorem-2/depth-trend-certified", kind="asymptotic", across="L", refutable=False,
        source="bombari2024 Section 4, Theorem 2, (4.4), against L, via the Lemma C.2 chain (C.18)",
        statement=r"\mathcal{S}_{DRF} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
        domain=_drf_point, sample=seeds, probability=0.5, path=DRF_L_PATH, cost="expensive", draws=3,
-       reading=Reading(notes=dict(DRF_L, side=UPPER.replace("M ||V_i||_op", "M^L ||V_1,i||_op prod_l ||V_l||_op"),
-                           ratio="implied constant sqrt(n) * S_DRF,upper(X) at (n, L), certified over every token i")))
+       reading=Reading(unchecked=DRF_UNCHECKED, shared=(*DRF_SHARED, UPPER_DEEP),
+                       notes=dict(DRF_L, ratio="implied constant sqrt(n) * S_DRF,upper(X) at (n, L), certified over "
+                                               "every token i")))
 def theorem_2_depth_upper(case, S, xp):
-    return np.array([_rf(case, s, depth=case.depth, lower=False, upper=True).upper * math.sqrt(case.n) for s in S])
+    return np.array([rf_draw(case, s, depth=case.depth, lower=False, upper=True).upper * math.sqrt(case.n) for s in S])
 
 
 # ---- Theorem 3 and Remark 5.1 (random attention features) -------------------------------------
-
-RAF_TOKENS = 2
-
 
 def _raf_case(point):
     n, d = point
     return token_case(n, d)
 
 
-def _attention(case, seed, model):
-    g = generator(seed)
-    X = X_of_tokens(case)
-    n, d = X.shape
-    if model == "raf":
-        att = rf.raf(rf.gaussian((d, d), 1.0 / d, g, g.device))
-    else:
-        att = rf.qkv(*(rf.gaussian((d, d), 1.0 / d, g, g.device) for _ in range(3)))
-    return ws.attention_bracket(att, X, ws.random_tokens(n, RAF_TOKENS, g), g, RESTARTS, STEPS)
-
-
-def X_of_tokens(tc):
-    return torch.as_tensor(tc.X, device=torch_device())
-
-
-RAF_COMMON = {"probability": PROB, "draws": DRAWS, "regime": RAF_REGIME, "X": TOKENS, "side": WITNESS,
-              "tokens": f"{RAF_TOKENS} tokens (0 and n - 1); the sup over i is at least the max",
-              "unchecked": RAF_UNCHECKED}
+RAF_COMMON = {"regime": RAF_REGIME, "tokens": f"{RAF_TOKENS} tokens (0 and n - 1); the sup over i is at least the max"}
+RAF_SHARED = (PROB, DRAWS, REGIME, TOKENS, WITNESS)
 
 
 @claim("bombari2024/theorem-3/main", kind="asymptotic", refutable=False, source="bombari2024 Section 5, Theorem 3, (5.1)",
        statement=r"\mathcal{S}_{RAF}(X) = \Omega(1) \text{ w.p. } \ge 1 - e^{-c\log^2 d} \text{ over } W "
                  r"(d/\log^4 d = \Omega(n), \text{Assumption 1})",
        domain=_raf_case, sample=seeds, probability=0.5, path=RAF_PATH, cost="expensive", draws=3,
-       reading=Reading(notes=dict(RAF_COMMON, ratio="implied constant 1 / S_RAF,lower(X) (bounded iff S_RAF stays bounded "
-                                             "below)")))
+       reading=Reading(unchecked=RAF_UNCHECKED, shared=RAF_SHARED,
+                       notes=dict(RAF_COMMON, ratio="implied constant 1 / S_RAF,lower(X) (bounded iff S_RAF stays "
+                                                    "bounded below)")))
 def theorem_3(case, S, xp):
-    return np.array([1.0 / _attention(case, s, "raf").lower for s in S])
+    return np.array([1.0 / attention_draw(case, s, "raf").lower for s in S])
 
 
 @claim("bombari2024/theorem-3/every-token", kind="asymptotic", refutable=False,
@@ -312,26 +288,31 @@ def theorem_3(case, S, xp):
        statement=r"\forall i \in [n]\ \exists \Delta^*, \|\Delta^*\| \le \sqrt d: \|\varphi_{RAF}(X^i(\Delta^*)) - "
                  r"\varphi_{RAF}(X)\| / \|\varphi_{RAF}(X)\| = \Omega(1)",
        domain=_raf_case, sample=seeds, probability=0.5, path=RAF_PATH, cost="expensive", draws=3,
-       reading=Reading(notes=dict(RAF_COMMON, ratio="implied constant 1 / min_i S_RAF,lower,i(X) over the tokens tried",
-                           tokens=f"i in {{0, n - 1}} only: random_tokens(n, {RAF_TOKENS}) returns exactly these two "
-                                  "for n >= 3 (every path n is >= 4); the min is over these two, not over [n]",
-                           unchecked=RAF_UNCHECKED + "; the indices i in [1, n - 2] of 'for any index i in [n]': "
-                                     "not drawn (the claim is checked for i in {0, n - 1})")))
+       reading=Reading(unchecked=(*RAF_UNCHECKED, Unchecked(
+                           "the indices i in [1, n - 2] of 'for any index i in [n]'", Reason.NOT_DRAWN,
+                           "the claim is checked for i in {0, n - 1}")), shared=RAF_SHARED,
+                       notes=dict(RAF_COMMON, ratio="implied constant 1 / min_i S_RAF,lower,i(X) over the tokens tried",
+                                  tokens=f"i in {{0, n - 1}} only: random_tokens(n, {RAF_TOKENS}) returns exactly "
+                                         "these two for n >= 3 (every path n is >= 4); the min is over these two, "
+                                         "not over [n]")))
 def theorem_3_every(case, S, xp):
-    return np.array([1.0 / float(_attention(case, s, "raf").per_group.min()) for s in S])
+    return np.array([1.0 / float(attention_draw(case, s, "raf").per_group.min()) for s in S])
 
 
 @claim("bombari2024/remark-5.1/main", kind="asymptotic", refutable=False, source="bombari2024 Section 5, Remark 5.1",
        statement=r"\text{Theorem 3 holds for } \varphi_{QKV}(X) = \mathrm{softmax}(X W_Q^\top W_K X^\top/\sqrt{d'}) "
                  r"X W_V^\top \text{ with independent Gaussian } W_Q, W_K, W_V",
        domain=_raf_case, sample=seeds, probability=0.5, path=RAF_PATH, cost="expensive", draws=3,
-       reading=Reading(notes=dict(RAF_COMMON, ratio="implied constant 1 / S_QKV,lower(X)",
-                           weights="d' = d; W_Q, W_K, W_V entries i.i.d. N(0, 1/d), so the scores have unit variance "
-                                   "as in (3.3)",
-                           unchecked=RAF_UNCHECKED + "; d' != d: (3.2) admits W_Q, W_K, W_V in R^{d' x d} for any "
-                                     "d', only d' = d is drawn; and entry variances other than 1/d: not drawn")))
+       reading=Reading(unchecked=(*RAF_UNCHECKED,
+                                  Unchecked("d' != d: (3.2) admits W_Q, W_K, W_V in R^{d' x d} for any d'",
+                                            Reason.NOT_DRAWN, "only d' = d is drawn (no reason recorded)"),
+                                  Unchecked("entry variances other than 1/d", Reason.NOT_DRAWN, NO_REASON)),
+                       shared=RAF_SHARED,
+                       notes=dict(RAF_COMMON, ratio="implied constant 1 / S_QKV,lower(X)",
+                                  weights="d' = d; W_Q, W_K, W_V entries i.i.d. N(0, 1/d), so the scores have unit "
+                                          "variance as in (3.3)")))
 def remark_5_1(case, S, xp):
-    return np.array([1.0 / _attention(case, s, "qkv").lower for s in S])
+    return np.array([1.0 / attention_draw(case, s, "qkv").lower for s in S])
 
 
 # ---- Lemma D.1 (Step 1 of the proof sketch) ---------------------------------------------------
@@ -341,15 +322,15 @@ def remark_5_1(case, S, xp):
        statement=r"\exists \delta^*: \|\delta^*\|_2 \le \sqrt{d},\ (x_i^\top\delta^*)^2 = \Omega(d^2/n) "
                  r"\text{ for at least } \Omega(n) \text{ indices}",
        domain=st.tuples(token_case_sizes((1, 24), (1, 24)), st.integers(0, 2**31 - 1)),
-       reading=Reading(notes={"constants": "the proof's: (x_i^T delta*)^2 >= 0.01 d^2 / n for more than n/2 indices",
+       reading=Reading(shared=(FRACTION, TOKENS),
+                       notes={"constants": "the proof's: (x_i^T delta*)^2 >= 0.01 d^2 / n for more than n/2 indices",
                        "fraction": "Omega(n) indices read here as at least floor(n/2) + 1 (more than n/2: the count "
-                                   "whose negation (D.12) the proof refutes). The raf_proof claims (Lemmas D.2-D.5) "
-                                   "read the same phrase as at least ceil(n/4) (this count halved by the sign choice "
-                                   "of (D.23)): two counts for one phrase; the one here is never smaller",
+                                   "whose negation (D.12) the proof refutes); never smaller than the ceil(n/4) of "
+                                   "Lemmas D.2-D.5 (this count halved by the sign choice of (D.23))",
                        "witness": "delta* searched among 64 draws of the proof's random construction (D.8); a witness "
                                   "found proves the claim for this X; none found would be INCONCLUSIVE "
                                   "(refutable=False: an existence claim is not refuted by a failed search)",
-                       "X": TOKENS + "; n, d in [1, 24] (n > d and rank-deficient X included)"}))
+                       "X": "n, d in [1, 24] (n > d and rank-deficient X included)"}))
 def lemma_d1(case, xp):
     tc, seed = case
     X = tc.X
@@ -367,11 +348,11 @@ def lemma_d1(case, xp):
        domain=st.tuples(token_case_sizes((1, 24), (1, 24)), st.integers(0, 23)),
        sample=lambda c, rng, size: rw.sphere(rng, size, rw.row_space(c[0].X).shape[1]),
        probability=0.5,
-       reading=Reading(notes={"what": "the step the contradiction of the proof establishes: (D.17)-(D.18) show "
+       reading=Reading(shared=(TOKENS,), notes={"what": "the step the contradiction of the proof establishes: (D.17)-(D.18) show "
                                "Pr[(Z_i^eps)^2 <= 0.01 d^2/n] < 0.14 / 0.75 < 1/2 for every i",
                        "checked as": "Pr >= 1/2 by the exact sequential test (the claimed '> 1/2' is at least as "
                                      "strong; the proof's bound is about 0.81)",
-                       "i": "the token index i = j mod n for j drawn in [0, 23]", "X": TOKENS}))
+                       "i": "the token index i = j mod n for j drawn in [0, 23]"}))
 def lemma_d1_step(case, E, xp):
     tc, j = case
     X = tc.X

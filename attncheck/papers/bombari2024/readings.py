@@ -1,42 +1,120 @@
-"""bombari2024: the readings of the open phrases (one per phrase, applied to every claim) and
-the helpers the three claim files share. No claims are defined here."""
+"""bombari2024: the readings of the open phrases (one :class:`Shared` per phrase, referenced by every claim
+that uses it), the parts of the domain several claims do not cover (:class:`Unchecked`, named in each claim
+whose hypothesis admits them) and the helpers the claim files share. No claims are defined here."""
 import math
 
 import torch
 
+from attncheck.core.reading import Reason, Shared, Unchecked
 from attncheck.numeric.devices import torch_device
 
-PROB = ("'with probability at least 1 - exp(-cD)' (or 1 - exp(-c log^2 d), 1 - exp(-c log^2 N)) with c > 0 "
-        "unspecified: the implied constant is the median (probability 1/2) over the random weights; any fixed "
-        "c gives 1 - exp(-cD) >= 1/2 from D >= log(2)/c on, so this is the most lenient reading that still "
-        "constrains every point of the path")
-DRAWS = ("3 independent draws of the random weights per case (each draw is a whole random model and a "
-         "gradient ascent; the engine caps the Monte Carlo sample with draws=3)")
-K_RATIO = "k = Omega(D) / Theta(D): k = ceil(rho D) with rho drawn in {1/4, 1, 2} (k = D is the authors' choice)"
-#: the parts of the domain no claim draws, named in each claim's "unchecked" where its hypothesis admits them
-K_OMEGA = ("k = omega(D) (k / D growing), admitted by k = Omega(D): rho takes only the fixed values 1/4, 1, 2, "
-           "so k / D <= 2 at every path point")
-ACTS_LIPSCHITZ = ("activations other than relu, tanh, gelu, softplus: 'Lipschitz and not identically 0' also "
-                  "admits phi(x) = x, |x| and leaky ReLU (among others), not drawn")
-ACTS_NONLINEAR = ("activations other than relu, tanh, gelu, softplus: 'Lipschitz and non-linear' also admits |x| "
-                  "and leaky ReLU (among others), not drawn")
-ACTS_HE = ("activations other than relu, gelu, softplus: 'Lipschitz with (4.3) solvable' also admits phi(x) = x "
-           "and |x| (beta = 1) and leaky ReLU of slope a (beta = 2 / (1 + a^2)) (among others), not drawn")
-TOKENS = ("X: every Assumption-1 family (normalized Gaussian rows, binary hypercube rows, repeated tokens, "
-          "near-collinear rows, orthogonal rows when n <= d, low rank, antipodal pairs)")
-LOWER = ("LOWER side of the sup: S is estimated by projected gradient ascent (4 restarts, 40 normalised steps, "
-         "every iterate inside the sqrt(d) ball), a lower bound on the sup of (3.4); it can refute this O(.) "
-         "upper bound, never an Omega(.) lower bound")
-UPPER = ("UPPER side of the sup: the certified bound M ||V_i||_op sqrt(d) / ||phi(X)|| of the Lemma B.1 chain "
-         "(block of token i, max over every token i), an upper bound on S; its growth could not refute "
-         "the claim (refutable=False), its boundedness confirms the claim at the sizes reached")
-WITNESS = ("LOWER side of the sup used for an Omega(.) claim: the gradient-ascent witness Delta (||Delta|| <= "
-           "sqrt d) gives S >= estimate, so a bounded 1/estimate confirms the claim at the sizes reached; growth "
-           "cannot refute it (refutable=False)")
+# ---- constants ----------------------------------------------------------------------------------------
+
 ACTS = ("relu", "tanh", "gelu", "softplus")
 HE_ACTS = ("relu", "gelu", "softplus")  # (4.3) has no solution for tanh (see eq-4.3/tanh-no-solution)
 RHO = (0.25, 1.0, 2.0)
 RESTARTS, STEPS = 4, 40
+ASCENT_TOKENS = 4  # token 0, token n - 1 and random others (all tokens when n <= 4)
+RAF_TOKENS = 2  # Theorem 3 and Remark 5.1: tokens 0 and n - 1
+
+# ---- shared readings of the open phrases ----------------------------------------------------------------
+
+PROB = Shared("bombari2024/probability",
+              "'with probability at least 1 - exp(-cD)' (or 1 - exp(-c log^2 d), 1 - exp(-c log^2 N)) with c > 0 "
+              "unspecified: the implied constant is the median (probability 1/2) over the random weights; any fixed "
+              "c gives 1 - exp(-cD) >= 1/2 from D >= log(2)/c on, so this is the most lenient reading that still "
+              "constrains every point of the path")
+#: Theorem 2's probability 1 - exp(-c log^2 d) (Lemma C.2's is 1 - 2L exp(-ck), k >= 16 on the path)
+PROB_LOG2D = Shared("bombari2024/probability-log2-d",
+                    "Theorem 2's 1 - exp(-c log^2 d) at d = 1 (drawn wherever n >= 64; the only d at n = 256): the "
+                    "printed probability is 0 there, so the printed bound is vacuous, and the argument of "
+                    "bombari2024/probability (for 1 - exp(-cD), D growing) does not carry over, as d <= 16 keeps "
+                    "log^2 d bounded along the path; the median reading is the one used at d = 1 and at every other "
+                    "d all the same")
+DRAWS = Shared("bombari2024/draws",
+               "3 independent draws of the random weights per case (each draw is a whole random model and a "
+               "gradient ascent; the engine caps the Monte Carlo sample with draws=3)")
+K_RATIO = Shared("bombari2024/k-ratio",
+                 "k = Omega(D) / Theta(D): k = ceil(rho D) with rho drawn in {1/4, 1, 2} (k = D is the authors' "
+                 "choice)")
+TOKENS = Shared("bombari2024/tokens",
+                "X: every Assumption-1 family (normalized Gaussian rows, binary hypercube rows, repeated tokens, "
+                "near-collinear rows, orthogonal rows when n <= d, low rank, antipodal pairs)")
+LOWER = Shared("bombari2024/sup-lower",
+               "LOWER side of the sup: S is estimated by projected gradient ascent (4 restarts, 40 normalised steps, "
+               "every iterate inside the sqrt(d) ball), a lower bound on the sup of (3.4); it can refute this O(.) "
+               "upper bound, never an Omega(.) lower bound")
+_UPPER = ("UPPER side of the sup: the certified bound M ||V_i||_op sqrt(d) / ||phi(X)|| of the Lemma B.1 chain "
+          "(block of token i, max over every token i), an upper bound on S; its growth could not refute "
+          "the claim (refutable=False), its boundedness confirms the claim at the sizes reached")
+UPPER = Shared("bombari2024/sup-upper", _UPPER)
+UPPER_DEEP = Shared("bombari2024/sup-upper-deep", _UPPER.replace("M ||V_i||_op", "M^L ||V_1,i||_op prod_l ||V_l||_op"))
+WITNESS = Shared("bombari2024/sup-witness",
+                 "LOWER side of the sup used for an Omega(.) claim: the gradient-ascent witness Delta (||Delta|| <= "
+                 "sqrt d) gives S >= estimate, so a bounded 1/estimate confirms the claim at the sizes reached; growth "
+                 "cannot refute it (refutable=False)")
+EXISTENCE = Shared("bombari2024/existence-witness",
+                   "WITNESS (lower side of an existence claim): a bounded implied constant confirms the claim at "
+                   "the sizes reached; growth cannot refute it (refutable=False)")
+REGIME = Shared("bombari2024/theorem-3-regime",
+                "d / log^4 d = Omega(n) (Theorem 3, Lemmas D.2-D.5) read as d / log^4 d >= n / 100 (the constant "
+                "1/100); n_max(d) = floor(100 d / log^4 d) is the largest n it admits at d")
+FRACTION = Shared("bombari2024/omega-n-indices",
+                  "Omega(n) indices read as at least ceil(n / 4) indices (the proof's n/2, halved by the sign of "
+                  "(D.23)); lemma-d.1/main reads the same phrase as at least floor(n / 2) + 1 indices (its proof's "
+                  "count), never fewer than ceil(n / 4)")
+CANDIDATES = Shared("bombari2024/raf-candidate-pairs",
+                    "the best of four candidate pairs for the claim's own statement (any pair in the ball "
+                    "witnesses an existence claim): (1) the proof's construction (D.8), (D.24)-(D.25), (D.31): "
+                    "Delta*_k = C_k W^T delta*_k with ||Delta*_k|| = sqrt(d) (the largest admissible C_k; the "
+                    "proof's C ||W||_op <= 1 is smaller); (delta*, v) is the one of 64 draws of (D.8), both signs, "
+                    "and 8 draws of v whose pair has the largest ceil(n/4)-th largest min_k sigma(Delta*_k)_i (the "
+                    "proof picks delta* independently of W); (2)-(4) pairs Delta*_{1,2} = sqrt(d) (g +- h) / "
+                    "||g +- h|| with h orthogonal to every row of X W (separation sqrt(2d), the same sigma for both): "
+                    "g the minimum-norm Delta giving sigma(Delta)_j = 1 on ceil(n/4) rows J (sigma ~ sqrt(d / (2 |J|)) "
+                    "on J), J along the top singular direction of X W (2) or the rows j != i whose attention leans "
+                    "most toward token i (3); g the top singular direction itself (4: low-rank X)")
+N_TRAIN = Shared("bombari2024/n-train",
+                 "N log^3 N = o(k) and N log^4 N = o(D^2) (Theorems 4-5, Lemmas B.2-B.3): N = max(2, ceil(k^(1/3))) "
+                 "training samples, so both hold along the path (N log^3 N / k trends down, not monotonically: 0.33 "
+                 "at k = 32, 0.17 at k = 64, 0.08 at k = 4096)")
+GAP = Shared("bombari2024/gap-gamma",
+             "the smallest gamma of Assumption 2 for each Delta, gamma(Delta) = |f(X^i(Delta), theta*) - f(X, theta*)| "
+             "(< 2; the bound (2 - gamma)^2 is largest there); the implied constant sqrt(n) * max(0, sup_Delta [(2 - "
+             "gamma)^2 - Err]) must stay bounded: refuted only if the error falls below (2 - gamma)^2 - C / sqrt(n) "
+             "for every C along n. |f(X, theta*)| = O(1) is not imposed and not monitored (its value is not "
+             "recorded): it is whatever the trained model gives")
+SEARCH_TOKENS = 2  # Theorems 4-5, Lemma B.3: the search over Delta perturbs tokens 0 and n - 1
+SEARCH = Shared("bombari2024/gap-search",
+                f"LOWER side of the sup over Delta: projected gradient ascent of the gap over {SEARCH_TOKENS} tokens "
+                f"(0 and n - 1), {RESTARTS} restarts, {STEPS} steps; only iterates with gamma < 2 count; a found "
+                "Delta with a large gap refutes")
+DATA_T5 = Shared("bombari2024/theorem-5-data",
+                 "X and the training samples i.i.d. from one mean-zero Lipschitz-concentrated law satisfying "
+                 "Assumption 1 (Theorem 5, Lemmas B.2-B.3): rows uniform on the sphere sqrt(d) S^{d-1} (normalized "
+                 "Gaussian rows: the two coincide in law) or rows uniform on the binary hypercube {-1, +1}^d")
+FREE_INPUTS = Shared("bombari2024/free-inputs",
+                     "the universally quantified inputs of Theorems 4-5 that are not searched (labels, theta_0; for "
+                     "Theorem 4 also the training set and N): each Monte Carlo draw takes them from its seed and the "
+                     "implied constant is the median over 3 draws, so they are treated as random, and a minority of "
+                     "them on which the bound fails would not show. |f(X, theta*)| = O(1), a hypothesis, is not "
+                     "monitored")
+
+# ---- parts of the domain several claims do not cover --------------------------------------------------
+
+NO_REASON = "not drawn (no reason recorded)"
+ACTS_LIPSCHITZ = Unchecked("Lipschitz activations, not identically 0, other than relu, tanh, gelu, softplus "
+                           "(phi(x) = x, |x|, leaky ReLU, ...)", Reason.NOT_DRAWN, NO_REASON)
+ACTS_NONLINEAR = Unchecked("Lipschitz non-linear activations other than relu, tanh, gelu, softplus (|x|, leaky ReLU, "
+                           "...)", Reason.NOT_DRAWN, NO_REASON)
+ACTS_HE = Unchecked("activations other than relu, gelu, softplus that 'Lipschitz with (4.3) solvable' admits "
+                    "(phi(x) = x and |x|: beta = 1; leaky ReLU of slope a: beta = 2 / (1 + a^2); among others)",
+                    Reason.NOT_DRAWN, NO_REASON)
+K_OMEGA = Unchecked("k = omega(D) (k / D growing), admitted by k = Omega(D)", Reason.NOT_DRAWN,
+                    "rho takes only the fixed values 1/4, 1, 2, so k / D <= 2 at every path point")
+
+# ---- helpers ----------------------------------------------------------------------------------
+
 
 
 def generator(seed) -> torch.Generator:
@@ -55,3 +133,13 @@ def X_of(case) -> torch.Tensor:
 def log4_path_ok(n: int, d: int, c: float = 0.01) -> bool:
     """d / log^4 d >= c n (Theorem 3's d / log^4 d = Omega(n) with the constant c = 1/100)."""
     return d / math.log(d) ** 4 >= c * n
+
+
+def n_max(d: int) -> int:
+    """The largest n with d / log^4 d >= n / 100 (Theorem 3's regime, constant 1/100 as in theorem-3/main)."""
+    return math.floor(100 * d / math.log(d) ** 4)
+
+
+def fraction(n: int) -> int:
+    """'Omega(n) indices' read as ceil(n / 4) indices."""
+    return math.ceil(n / 4)

@@ -80,6 +80,15 @@ def lambda_min(K) -> float:
     return float(np.linalg.eigvalsh(np.asarray(K, float))[0])
 
 
+def lambda_min_xp(K, xp):
+    """Smallest eigenvalue of a symmetric K in the backend: float64 (:func:`lambda_min`) or mpmath (eigsy at
+    the working precision); (B.22), moved verbatim from properties/bombari2024/test_generalization.py."""
+    if xp.name == "float64":
+        return lambda_min(K)
+    E, _ = mpmath.eigsy(mpmath.matrix(np.asarray(K, dtype=object).tolist()))
+    return min(E[i] for i in range(E.rows))
+
+
 def condition(K) -> float:
     """2-norm condition number of a symmetric positive definite K (float64; inf if singular)."""
     ev = np.linalg.eigvalsh(np.asarray(K, float))

@@ -5,6 +5,8 @@ with v orthogonal to the rows of X; Lemma D.3 (D.27), (D.31): sigma(Delta) = X W
 Delta = C W^T delta, and a second pair aligned with the rows of X W (:func:`aligned_pair`); Lemma D.4 (D.40): the
 distance of an attention row to e_i; Lemma D.5 (D.48): the
 change of phi_RAF. numpy float64 for the token algebra, torch for the attention map.
+:func:`candidate_pairs` draws W and the four candidate pairs of Lemmas D.3-D.5 (moved verbatim, with
+:func:`separation`, from properties/bombari2024/test_raf_proof.py).
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import numpy as np
 import torch
 
 from attncheck.numeric.devices import torch_device
+from attncheck.papers.bombari2024.readings import fraction
 
 
 def row_space(X: np.ndarray) -> np.ndarray:
@@ -182,3 +185,24 @@ class RAFDraw:
         """(D.48): ||phi_RAF(X) - phi_RAF(X^i(Delta))||_F."""
         Xp, s = self.attention(i, Delta)
         return float((s @ Xp - self.base).norm())
+
+
+def candidate_pairs(case, seed):
+    """(X, W, i, pairs, draw) for one draw of W (N(0, 1/d) entries): the candidate pairs [Delta*_1, Delta*_2]
+    (the proof's (D.8), (D.24)-(D.25), (D.31) and three pairs aligned with the rows of X W; each existence claim of
+    Lemmas D.3-D.5 takes the best of them for its own statement) and a function giving the RAFDraw (phi_RAF and
+    attention under one-token perturbations) of this W."""
+    tc, i = case
+    X = tc.X
+    n, d = X.shape
+    rng = np.random.default_rng(int(seed))
+    W = rng.standard_normal((d, d)) / math.sqrt(d)
+    XW, frac = X @ W, fraction(n)
+    pairs = [d3_best(X, W, rng, frac), aligned_pair(XW, rng, rows_along(XW, frac)),
+             aligned_pair(XW, rng, rows_toward(X, XW, i, frac)), pair_along(XW, rng, top_direction(XW, frac))]
+    return X, W, i, pairs, lambda: RAFDraw(X, W, XW=XW)
+
+
+def separation(Deltas, d):
+    """sqrt(d) / ||Delta*_1 - Delta*_2|| (the separation term of Lemmas D.3-D.4)."""
+    return math.sqrt(d) / float(np.linalg.norm(Deltas[0] - Deltas[1]))

@@ -1,0 +1,75 @@
+"""bombari2024: one draw of the random weights, for the claims along n (the Monte Carlo sample of each is one
+seed per draw, :func:`attncheck.papers.bombari2024.readings.seeds`).
+
+- :func:`rf_draw`: the bracket of the word sensitivity (3.4) of random features (3.1) or deep random features
+  (4.2) (Theorems 1-2, Lemmas B.1 and C.2, Remark 4.1 with m modified words (B.11)-(B.13));
+- :func:`attention_draw`: the lower side of the word sensitivity of random attention features (3.3) or of the
+  QKV map of Remark 5.1 (Theorem 3);
+- :func:`rf_task_draw`: the Section 6 task, a training set, labels and RF weights, on which theta* and theta*_f
+  (6.5) or theta*_r (6.6) are fitted (Theorems 4-5, Lemmas B.2-B.3), with :func:`n_train` samples.
+
+Moved verbatim from properties/bombari2024/test_sensitivity.py (``_rf``, ``_attention``, ``X_of_tokens``) and
+properties/bombari2024/test_generalization.py (``n_train``, ``_task``).
+"""
+import math
+
+import numpy as np
+import torch
+
+from attncheck.numeric.devices import torch_device
+from attncheck.papers.bombari2024.data.token_matrices import IID_FAMILIES, iid_samples
+from attncheck.papers.bombari2024.models import context_modification as cm
+from attncheck.papers.bombari2024.models import random_features as rf
+from attncheck.papers.bombari2024.models import word_sensitivity as ws
+from attncheck.papers.bombari2024.readings import ASCENT_TOKENS, RAF_TOKENS, RESTARTS, STEPS, X_of, generator
+
+
+def rf_draw(case, seed, depth=1, m=1, lower=True, upper=False):
+    """Bracket of the RF/DRF word sensitivity of one draw of the weights."""
+    g = generator(seed)
+    X = X_of(case)
+    beta = 1.0 if depth == 1 else rf.he_beta(case.act)
+    if m == 1:
+        groups = ws.groups_of(ws.random_tokens(case.n, ASCENT_TOKENS, g))
+    else:
+        groups = [ws.random_tokens(case.n, m, g)]
+    return ws.rf_bracket(X, case.k, case.act, groups, g, depth=depth, beta=beta, restarts=RESTARTS, steps=STEPS,
+                         lower=lower, upper=upper)
+
+
+def attention_draw(case, seed, model):
+    """Bracket of the word sensitivity of one draw of W (model "raf") or of W_Q, W_K, W_V (model "qkv")."""
+    g = generator(seed)
+    X = X_of_tokens(case)
+    n, d = X.shape
+    if model == "raf":
+        att = rf.raf(rf.gaussian((d, d), 1.0 / d, g, g.device))
+    else:
+        att = rf.qkv(*(rf.gaussian((d, d), 1.0 / d, g, g.device) for _ in range(3)))
+    return ws.attention_bracket(att, X, ws.random_tokens(n, RAF_TOKENS, g), g, RESTARTS, STEPS)
+
+
+def X_of_tokens(tc):
+    return torch.as_tensor(tc.X, device=torch_device())
+
+
+def n_train(k: int) -> int:
+    """N = max(2, ceil(k^(1/3))): N log^3 N / k trends down along the path, not monotonically (0.33 at k = 32,
+    0.17 at k = 64, 0.08 at k = 4096)."""
+    return max(2, math.ceil(k ** (1 / 3) - 1e-9))
+
+
+def rf_task_draw(case, seed, iid_x: bool):
+    """(task, generator) of one draw: training family, samples and labels from the seed; X the case's tokens or,
+    with ``iid_x``, one more sample of the training law (Theorem 5)."""
+    g = generator(seed)
+    rng = np.random.default_rng(int(seed) % 2**63)
+    n, d = case.n, case.d
+    fam = IID_FAMILIES[int(rng.integers(0, len(IID_FAMILIES)))]
+    N = n_train(case.k)
+    Xtr = iid_samples(fam, N, n, d, rng)
+    X = torch.as_tensor(iid_samples(fam, 1, n, d, rng)[0], device=g.device) if iid_x else X_of(case)
+    Y = rng.choice([-1.0, 1.0], N)
+    y = float(rng.choice([-1.0, 1.0]))
+    V = rf.gaussian((case.k, n * d), 1.0 / (n * d), g, g.device)
+    return cm.rf_task(X, Xtr, Y, y, V, case.act), g
