@@ -44,7 +44,7 @@ GLM = {"features": "generic feature vectors (Gaussian, non-negative ReLU-like, i
 def _glm(case, xp):
     """The case's arrays in the backend, or None when float64 must defer to mpmath."""
     Phi, phi, pert, Y, y, theta0 = case.arrays()
-    if xp.name == "float64" and glm.condition(glm.kernel(glm.stack(Phi, phi))) > COND_MAX:
+    if xp.native and glm.condition(glm.kernel(glm.stack(Phi, phi))) > COND_MAX:
         return None
     return tuple(xp.asarray(a) for a in (Phi, phi, pert, Y)) + (y, xp.asarray(theta0))
 

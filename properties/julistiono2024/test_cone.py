@@ -11,7 +11,6 @@ float64 evaluation is declared undecidable (NaN) and mpmath decides.
 import numpy as np
 
 from attncheck import Choice, Int, Provenance, Reading, Real, Reason, Slack, Space, Unchecked, all_of, claim, lt
-from attncheck.numeric.precision import F64
 from attncheck.papers.julistiono2024 import readings as rd
 from attncheck.papers.julistiono2024.models import cone
 from attncheck.papers.julistiono2024.models import mirror_descent as md
@@ -199,7 +198,7 @@ def lemma_27(case, xp):
     theta0 = md.mirror_map(case.W, p, xp)
     lhs = -eta * cone.inner_mm(case, xp) / g.svm.norm
     N0 = md.lp_norm(case.W, p, xp)
-    if xp is F64:  # the increments of N^(p-1) and L formed without cancellation (exact rewriting of the same slack)
+    if xp.native:  # the increments of N^(p-1) and L formed without cancellation (exact rewriting of the same slack)
         dn = md.dual_norm_increment(theta0, -eta * G, q)
         dL = md.loss_decrease(case.data, case.W, md.primal_increment(theta0, -eta * G, p))
         rhs = (dn - eta * dL / N0) / (1 + case.pi)

@@ -13,7 +13,6 @@ first-order per-step terms (lemma-29/eq-29), which keeps its relative accuracy a
 import numpy as np
 
 from attncheck import Choice, Int, Provenance, Reading, Real, Reason, Slack, Space, Unchecked, claim
-from attncheck.numeric.precision import F64
 from attncheck.papers.julistiono2024 import readings as rd
 from attncheck.papers.julistiono2024.models import mirror_descent as md
 from attncheck.papers.julistiono2024.models.cone_runs import (
@@ -59,7 +58,7 @@ def _slack(run, form, xp, fast=None):
     """The claim's slack over k = 1..K: form(track, xp) on the float64 run, or fast(track) where given (a float64 form
     whose terms keep their relative accuracy, see lemma-29/eq-29); in mpmath, form on the run recomputed in the
     working precision (Run.exact), never on float64 per-step values (their rounding is not bounded there)."""
-    if xp is F64:
+    if xp.native:
         return fast(run.tr) if fast else form(run.tr, xp)
     return form(run.exact(xp), xp)
 

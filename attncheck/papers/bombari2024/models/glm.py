@@ -18,7 +18,7 @@ import torch
 
 def _solve(K, b, xp):
     """K^{-1} b for a square K (float64: LAPACK; mpmath: LU at the working precision)."""
-    if xp.name == "float64":
+    if xp.native:
         return np.linalg.solve(np.asarray(K, float), np.asarray(b, float))
     sol = mpmath.lu_solve(mpmath.matrix(np.asarray(K, dtype=object).tolist()),
                           mpmath.matrix(np.asarray(b, dtype=object).reshape(-1, 1).tolist()))
@@ -33,7 +33,7 @@ def kernel(Phi):
 def pinv_apply(Phi, r, xp):
     """Phi^+ r: float64 by least squares (the minimum-norm solution, any rank); mpmath as Phi^T K^{-1} r
     (Phi of full row rank)."""
-    if xp.name == "float64":
+    if xp.native:
         return np.linalg.lstsq(np.asarray(Phi, float), np.asarray(r, float), rcond=None)[0]
     return Phi.T @ _solve(kernel(Phi), r, xp)
 
@@ -83,7 +83,7 @@ def lambda_min(K) -> float:
 def lambda_min_xp(K, xp):
     """Smallest eigenvalue of a symmetric K in the backend: float64 (:func:`lambda_min`) or mpmath (eigsy at
     the working precision); (B.22), moved verbatim from properties/bombari2024/test_generalization.py."""
-    if xp.name == "float64":
+    if xp.native:
         return lambda_min(K)
     E, _ = mpmath.eigsy(mpmath.matrix(np.asarray(K, dtype=object).tolist()))
     return min(E[i] for i in range(E.rows))

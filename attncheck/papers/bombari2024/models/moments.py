@@ -17,6 +17,6 @@ NP_ACTS = {"relu": lambda x: np.maximum(x, 0.0), "tanh": np.tanh, "softplus": la
 
 def moment(act, beta, xp):
     """E_{rho ~ N(0, beta)}[phi(rho)^2]: Gauss-Hermite (240 nodes) in float64, mpmath quadrature otherwise."""
-    if xp.name == "float64":
+    if xp.native:
         return float(np.sum(GH_W * NP_ACTS[act](math.sqrt(beta) * GH_T) ** 2) / math.sqrt(2 * math.pi))
     return rf.second_moment(act, beta, dps=xp.dps)

@@ -5,7 +5,6 @@ Moved verbatim from properties/julistiono2024/test_cone.py (the claims keep thei
 """
 import numpy as np
 
-from attncheck.numeric.precision import F64
 from attncheck.papers.julistiono2024.models import mirror_descent as md
 
 #: score gap beyond which float64 softmax weights are too small to trust (they underflow at ~745)
@@ -14,7 +13,7 @@ UNDERFLOW_GAP = 600.0
 
 def undecidable_in_float(case, xp):
     """True when float64 softmax weights of every sample are below e^-600 (the gradient is not representable)."""
-    if xp is not F64:
+    if not xp.native:
         return False
     h = np.sort(md.scores(case.data, case.W), axis=-1)
     return bool(np.min(h[:, -1] - h[:, -2]) > UNDERFLOW_GAP)

@@ -7,7 +7,7 @@ properties/julistiono2024/test_convergence.py (the claims keep their evaluators 
 """
 import numpy as np
 
-from attncheck.numeric.precision import F64, Slack
+from attncheck.numeric.precision import Slack
 from attncheck.papers.julistiono2024.models import mirror_descent as md
 from attncheck.papers.julistiono2024.strategies.mirror_descent import ConeCase
 
@@ -66,7 +66,7 @@ def d_rounding(tr, xp):
     R0 = 30 ||W_mm||_p, u = 0 decided relative slacks of -6e-16 that are +1e-18 at 60 and 100 digits). |D|: D >= 0
     exactly, but its mpmath form can round to -1e-31 on the max-margin direction (u = 0)."""
     rounding = xp.sqrt(xp.abs(xp.asarray(tr.D[1:]))) + xp.sqrt(xp.abs(xp.asarray(tr.D[:1])))
-    return rounding if xp is F64 else rounding + 1
+    return rounding if xp.native else rounding + 1
 
 
 def pi_running(tr):

@@ -86,7 +86,7 @@ def bregman_terms(x, y, p, xp=F64):
     """
     x, y, p = xp.asarray(x), xp.asarray(y), xp.asarray(p)
     direct = xp.abs(x) ** p / p - xp.abs(y) ** p / p - mirror_map(y, p, xp) * (x - y)
-    if xp is not F64:
+    if not xp.native:
         return direct
     with np.errstate(divide="ignore", invalid="ignore"):
         u = np.where(y != 0, (x - y) / np.where(y != 0, y, 1.0), np.inf)
@@ -149,7 +149,7 @@ def logistic_prime(u, xp=F64):
 def scores(data, W, xp=F64):
     """h_i = X_i W z_i, shape (n, T): the attention score of token t is x_it^T W z_i."""
     W = xp.asarray(W)
-    if xp is F64:
+    if xp.native:
         return np.einsum("itd,id->it", data.X, np.asarray(data.z) @ W.T)
     Wz = np.asarray(data.z) @ W.T  # (n, d); object matmul sums the products in order, without temporaries
     return (np.asarray(data.X) @ Wz[:, :, None])[..., 0]
@@ -158,7 +158,7 @@ def scores(data, W, xp=F64):
 def softmax(h, xp=F64):
     """S(h) along the last axis, in log domain."""
     h = xp.asarray(h)
-    if xp is F64 and np.all(np.isfinite(h)):
+    if xp.native and np.all(np.isfinite(h)):
         e = np.exp(h - np.max(h, axis=-1, keepdims=True))
         return e / np.sum(e, axis=-1, keepdims=True)
     return xp.exp(h - xp.logsumexp(h, axis=-1)[..., None])
@@ -237,7 +237,7 @@ def _grad(data, h, s, gamma, xp):
     anchor = np.argmax(xp.to_float(h), axis=-1)
     dX = X - X[np.arange(len(X)), anchor][:, None, :]  # x_t - x_a, (n, T, d)
     lp = logistic_prime(xp.sum(gamma * s, axis=-1), xp)
-    if xp is F64:
+    if xp.native:
         return (lp[:, None] * np.einsum("it,itd->id", s * c, dX)).T @ np.asarray(data.z) / len(data.Y)
     u = xp.sum((s * c)[:, :, None] * dX, axis=1)  # X_i^T S' gamma_i, (n, d)
     return xp.sum((lp[:, None] * u)[:, :, None] * np.asarray(data.z)[:, None, :], axis=0) / len(data.Y)
@@ -422,7 +422,7 @@ def track(data, W0, W_mm, p, eta, steps, theta0=None, anchor=None, xp=F64) -> Tr
     rounding (there D is taken as 1 - <theta, bar W_mm> / ||theta||_q, Section 1.3, exact at that precision).
     theta0 (instead of W0): start there. anchor: the tokens of L_ref (default alpha_i = argmax_t gamma_it).
     """
-    mp = xp is not F64
+    mp = not xp.native
     if mp:
         data = AttData(*(xp.asarray(a) for a in (data.X, data.z, data.Y, data.v)))
     scalar = (lambda a: np.asarray(a, dtype=object).item()) if mp else float
