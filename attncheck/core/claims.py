@@ -32,7 +32,7 @@ def check_probability(p: float, what: str = "probability") -> float:
 
 
 class Kind(str, Enum):
-    """What "holds" means for a claim (DESIGN.md, "The claim model").
+    """What "holds" means for a claim (docs/design.md, "The claim model").
 
     - IDENTITY, INEQUALITY: ``evaluate(case, xp) -> Slack`` for every case of the domain.
     - PROBABILISTIC: ``sample(case, rng, size) -> R`` draws the randomness in bulk and

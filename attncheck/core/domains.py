@@ -20,7 +20,7 @@ def in_interval(lo: float, hi: float, *, exclude_lo: bool = False, exclude_hi: b
 
 def just_inside(lo: float, hi: float) -> list[float]:
     """Points just inside both ends of [lo, hi] (one float step, relative 1e-9, 1e-6, 1e-3 of the range):
-    an exact tie at an end can hide a failure beside it (DESIGN.md, "Corners first")."""
+    an exact tie at an end can hide a failure beside it (docs/design.md, "Interpretation policy")."""
     out = [math.nextafter(lo, hi), math.nextafter(hi, lo)]
     for rel in (1e-9, 1e-6, 1e-3):
         out += [lo + rel * (hi - lo), hi - rel * (hi - lo)]

@@ -160,7 +160,7 @@ D1_COMMON = {"spike": "the D_1 spike 4 log n at one index",
     statement=r"A \in D_1: \Pr_\sigma[|\sum_i f_{exp}(A,x)_i \sigma_i| \ge 1/4] \ge 1",
     domain=lambda n: toy_case(n, 1), path=SMALL_TO_HUGE,
     reading=Reading(shared=D1_SHARED, notes=dict(D1_COMMON, probability=(
-        "'Pr >= 1' is a for-all over the 2^n sign vectors (DESIGN: 'with probability 1' is a for all), decided "
+        "'Pr >= 1' is a for-all over the 2^n sign vectors (docs/design.md: 'with probability 1' is a for all), decided "
         "by the adversarial sigma (+1 at the spike, -1 elsewhere), which attains min_sigma |<f, sigma>| = w - R "
         "whenever the spike weight w outweighs the rest R = 1 - w; a case where it does not is an ERROR, never "
         "a pass (none occurs on D1: w >= 16/18.7 at n = 2)"))),

@@ -1,8 +1,8 @@
 """julistiono2024 Appendix A.2: ell_p geometry (Definition 1, Lemmas 12-15, 26).
 
 No lemma statement survived the extraction of the appendix; the statements checked are the
-reconstructions of ``shared/papers/julistiono2024-claims.md``, each with its provenance label
-(CODE / DERIVED / DERIVED-UNCERTAIN / MISSING) in its interpretation. Scalar lemmas are
+reconstructions of docs/papers/julistiono2024.md, each with its provenance tag
+(CODE / DERIVED / DERIVED-UNCERTAIN / MISSING) in its reading. Scalar lemmas are
 checked with p from just above 1 to 64 (larger p unchecked), x = y and zeros; differences of
 nearly equal powers are formed as y^a expm1(a log1p((x-y)/y)), so float64 is accurate and
 ties (relative slack below 1e-11) go to mpmath.

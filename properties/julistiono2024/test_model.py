@@ -1,8 +1,8 @@
 """julistiono2024 Appendix A.3-A.5: the loss, its gradient and one ell_p-AttGD step
 (Lemmas 16-18, 22-25, main-body Lemma 4).
 
-Statements are the reconstructions of ``shared/papers/julistiono2024-claims.md`` (no formula
-survived the extraction); each interpretation carries its provenance label. Shared reading:
+Statements are the reconstructions of docs/papers/julistiono2024.md (no formula survived the
+extraction); each reading carries its provenance tag. Shared reading:
 logistic loss (CODE), v fixed (the A.2-A.5 analysis), un-normalized ell_p-AttGD step
 W(k+1) = (grad psi)^{-1}(grad psi(W(k)) - eta grad L(W(k))) (CODE), datasets of Section 4.1's
 kind (unit-norm Gaussian tokens, random labels; n <= 6, T <= 8, d <= 10). Every slack

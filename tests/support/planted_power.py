@@ -239,7 +239,7 @@ beta_twin = _beta_series("twin", lambda beta, n: 0.3 if n ** beta < 100 else 0.0
                          r"d = n^\beta: fails while n^\beta < 100 only")
 
 
-# 11.-19. Claims as a new user writes them (README, "Writing your own claims"): a `domain=`
+# 11.-19. Claims as a new user writes them (docs/writing-claims.md): a `domain=`
 #     strategy only (no Space), the default cost "normal" or "expensive", a violation on 1-5%
 #     of the domain, inside it or next to (not at) a boundary. A violation region is flat (a
 #     step: only coverage finds it) unless said otherwise. Each twin is tight on the same

@@ -1,6 +1,6 @@
 """julistiono2024: ell_p mirror descent on a one-layer softmax attention classifier.
 
-Objects of Section 1 of the claims file (``shared/papers/julistiono2024-claims.md``):
+Objects of Section 1 of the restated claims (docs/papers/julistiono2024.md, "Restated statements"):
 
 - the potential psi(W) = ||W||_p^p / p (entrywise ell_p), its mirror map and inverse,
   the Bregman divergence D_psi summed over scalar terms d_p(x, y), and the directional
