@@ -1,40 +1,37 @@
 """goel2026 (arXiv 2603.01514): the population loss, the manifold of minima and its
-Sigma-geometry (Theorem 1, Lemmas 1, 2, 7, 8) and the issues of Section 3 of the claims file
+Sigma-geometry (Theorem 1, Lemmas 1, 2) and the issues of Section 3 of the claims file
 that concern them (two components of the minima set, separate strong convexity).
 
 The extracted paper lost its formulas; every statement here is the restatement of
-``shared/papers/goel2026-claims.md``, and each claim's interpretation starts with that
-file's provenance tag (RECOVERED / DERIVED / RECONSTRUCTED / UNKNOWN).
-Shared readings: problems with d <= 4 (quadrature claims d <= 2 or 3), k = d .. d + 2,
-cond(Sigma) in [1, 10], sigma_1(X) in [0.01, 10], sigma_d(X)/sigma_1(X) in [0.05, 1],
-random bases; alpha = sigma_d(X)/2, beta = 4 sigma_1(X), rho = sigma_d(X)/(3 sqrt(2 sigma_1(X)))
-(the claims file's sufficient constants; the paper's own are lost).
+``shared/papers/goel2026-claims.md`` and each claim's reading carries that file's provenance tag
+(RECOVERED / DERIVED / RECONSTRUCTED / UNKNOWN). Shared readings (problems, constants, the tube) are in
+attncheck/papers/goel2026/readings.py; measurements behind the notes are in docs/papers/goel2026.md.
 """
 import numpy as np
-import torch
 
-from attncheck import Choice, Erratum, Reading, Real, Space, claim, close, ge, le
+from attncheck import Choice, Erratum, Provenance, Reading, Real, Reason, Space, Unchecked, claim, close, ge, le
 from attncheck.papers.goel2026.data.gaussian_regression import sym_sqrt
+from attncheck.papers.goel2026.models import autograd as ag
 from attncheck.papers.goel2026.models import gaussian_quadrature as gq
+from attncheck.papers.goel2026.models import lifted_dynamics as ld
 from attncheck.papers.goel2026.models import softmax_regression as sr
+from attncheck.papers.goel2026.readings import CONSTANTS, PROBLEMS, RESTATED, TUBE, not_drawn
 from attncheck.papers.goel2026.strategies import softmax_regression as ss
 
 PAPER = "goel2026 (arXiv 2603.01514v1)"
-PROBLEMS = ("problems (Sigma, M, sigma): d in {1..4}, k = d + {0, 1, 2}, cond(Sigma) in [1, 10], sigma_1(X) in "
-            "[0.01, 10], sigma_d(X)/sigma_1(X) in [0.05, 1] (1: all singular values equal), random bases")
-BOX = ("k > d + 2, cond(Sigma) > 10, sigma_1(X) outside [0.01, 10], sigma_d(X)/sigma_1(X) < 0.05 (outside the "
-       "search box: not drawn)")
-CONSTANTS = ("alpha = sigma_d(X)/2, beta = 4 sigma_1(X), rho = sigma_d(X)/(3 sqrt(2 sigma_1(X))): the claims "
-             "file's sufficient constants (the paper's are lost); a refutation with them is a refutation of our "
-             "reconstruction, not of the paper's unknown constants")
-TUBE = ("theta = theta* + H, theta* = theta_R uniform on the manifold (R Haar on O(d)), H normal to it "
-        "(Z*^T H symmetric, so theta* = P_M(theta)), ||H||_Sigma = r rho with r in [1e-6, 1] (log scale), direction "
-        "a random normal one mixed with the radial one +-Z* by 'radial' in [-1, 1]. Unchecked: r < 1e-6, where "
-        "the inequalities tend to their second-order forms (which r = 1e-6 tests to about 6 digits) and r = 0 "
-        "is 0 <= 0; there the float64 minimiser theta* (exact only to rounding) cannot stand for the exact one")
-TUBE_UNCHECKED = ("not searched: the worst normal direction of H (the claims file's sharper adversarial test, a "
-                  "minimisation over H normal to M): the normal direction is set by the seed, an integer the optimizer "
-                  "does not move (it moves r, radial and the problem's reals). Not drawn: d >= 5, " + BOX)
+BASE = (RESTATED, PROBLEMS)
+BOX = not_drawn("k > d + 2", "cond(Sigma) > 10", "sigma_1(X) outside [0.01, 10]", "sigma_d(X)/sigma_1(X) < 0.05",
+                why="outside the search box")
+D5 = not_drawn("d >= 5")
+TUBE_R = "r in [1e-6, 1] (log scale), radius rho"
+TUBE_UNCHECKED = (
+    Unchecked("r < 1e-6 (||H||_Sigma < 1e-6 rho), and r = 0", Reason.FLOAT_RANGE,
+              "the float64 minimiser theta* (exact only to rounding) cannot stand for the exact one there; the "
+              "inequalities tend to their second-order forms, which r = 1e-6 tests to about 6 digits; r = 0 is 0 <= 0"),
+    Unchecked("the worst normal direction of H (the claims file's sharper test, a minimisation over H normal to M)",
+              Reason.NOT_DRAWN, "not searched: the direction is set by the seed, which the optimizer does not move "
+              "(it moves r, radial and the problem's reals)"),
+) + D5 + BOX
 
 
 def close_all(lhs, rhs, rtol, xp):
@@ -76,22 +73,24 @@ def _lifted(case, xp):
               r"{\mathbb E_{x'}[e^{x^\top Bx'}]}\big\|^2=\tfrac12\|A\Sigma B^\top\Sigma^{1/2}-M\Sigma^{1/2}\|_F^2"
               r"+\tfrac{k\sigma^2}2",
     space=Space(build=_theta_case, **ss.problem_params(d_max=2), a=Real(0.0, 3.0), c=Real(0.0, 2.0)),
-    reading=Reading(notes={
-        "provenance": "DERIVED (formula agrees with the public quote, RECOVERED); population loss as a ratio of "
-                      "expectations RECOVERED in words, noise N(0, sigma^2 I_k) RECONSTRUCTED",
-        "inputs": PROBLEMS + "; d <= 2 (nested quadrature); any A with ||A||_op in [0, 3], "
-                  "B = Sigma^{-1/2} C Sigma^{-1/2} with ||C||_op in [0, 2]",
-        "left side": "the ratio of expectations by nested Gauss-Hermite quadrature: inner E_x' with 100 nodes per "
-                     "dimension (exact to rounding for tilts ||L^T B^T x|| up to 10, measured; here at most 6.6), "
-                     "outer E_x with 4 (exact for the quadratic the inner ratio leaves); the noise enters as "
-                     "E||eps||^2 = k sigma^2 and a cross term that vanishes by independence",
-        "check": "relative 1e-9 of the larger of the value and the terms its residual is a difference of "
-                 "(E||Mx||^2/2 + E||A mu(x)||^2/2 + L*): at A Sigma B^T = M the value is ~1e-22 of those terms and "
-                 "float64 rounding (measured 6.7399e-22 vs 6.7393e-22, the deep search's case) is not a discrepancy",
-        "unchecked": "the noise term: both sides add L* = k sigma^2/2 by the same function (sr.optimal_loss), so L* is "
-                     "compared with itself (E||eps||^2/2 and the vanishing cross term are not computed); ||A||_op > 3, "
-                     "||C||_op > 2 and d >= 3 (nested quadrature) are not drawn; " + BOX,
-    }),
+    reading=Reading(
+        provenance=Provenance("DERIVED", "formula agrees with the public quote (RECOVERED); the loss as a ratio of "
+                              "expectations RECOVERED in words; noise N(0, sigma^2 I_k) RECONSTRUCTED"),
+        shared=BASE,
+        unchecked=(Unchecked("the noise term E||eps||^2/2 and the cross term", Reason.NOT_DRAWN,
+                             "both sides add L* = k sigma^2/2 by the same function (sr.optimal_loss): L* is compared "
+                             "with itself; E||eps||^2/2 and the vanishing cross term are not computed"),)
+        + not_drawn("||A||_op > 3", "||C||_op > 2") + not_drawn("d >= 3", why="nested quadrature") + BOX,
+        notes={
+            "inputs": "d <= 2, sigma_1(X) in [0.01, 10]; any A with ||A||_op in [0, 3], B = Sigma^{-1/2} C "
+                      "Sigma^{-1/2} with ||C||_op in [0, 2]",
+            "left side": "the ratio of expectations by nested Gauss-Hermite quadrature: inner E_x' with 100 nodes "
+                         "per dimension (exact to rounding for tilts ||L^T B^T x|| up to 10; here at most 6.6), outer "
+                         "E_x with 4 (exact for the quadratic the inner ratio leaves)",
+            "check": "relative 1e-9 of the larger of the value and the terms its residual is a difference of "
+                     "(E||Mx||^2/2 + E||A mu(x)||^2/2 + L*): at A Sigma B^T = M the value is ~1e-22 of those terms "
+                     "and float64 rounding is not a discrepancy",
+        }),
 )
 def theorem_1_part_1(case, xp):
     p = case.problem
@@ -118,15 +117,17 @@ def _tilt_case(**v):
     "goel2026/theorem-1/part-1-tilt", kind="identity", source=f"{PAPER}, proof of Theorem 1 (1)",
     statement=r"\frac{\mathbb E_{x'}[e^{u^\top x'}x']}{\mathbb E_{x'}[e^{u^\top x'}]}=\Sigma u,\quad x'\sim N(0,\Sigma)",
     space=Space(build=_tilt_case, **ss.problem_params(d_max=3), t=Real(0.0, 10.0)),
-    reading=Reading(notes={
-        "provenance": "DERIVED (completing the square; the step the proof of Theorem 1 (1) uses with u = B^T x)",
-        "inputs": PROBLEMS + "; d <= 3; any u with ||L^T u|| = t in [0, 10] (L L^T = Sigma)",
-        "left side": "Gauss-Hermite quadrature, 100 nodes per dimension (exact to rounding up to t = 10, measured: "
-                     "60 nodes leave 1e-8 at t = 10)",
-        "check": "element-wise, 1e-9 relative plus 1e-9 (1 + t) ||Sigma||^{1/2} absolute (the scale of x'; "
-                 "at t = 0 both sides are 0 up to rounding)",
-        "unchecked": "t > 10 (beyond the quadrature's measured range) and d = 4 are not drawn; " + BOX,
-    }),
+    reading=Reading(
+        provenance=Provenance("DERIVED", "completing the square; the step the proof of Theorem 1 (1) uses with "
+                              "u = B^T x"),
+        shared=BASE,
+        unchecked=not_drawn("t > 10", why="beyond the quadrature's measured range") + not_drawn("d = 4") + BOX,
+        notes={
+            "inputs": "d <= 3, sigma_1(X) in [0.01, 10]; any u with ||L^T u|| = t in [0, 10] (L L^T = Sigma)",
+            "left side": "Gauss-Hermite quadrature, 100 nodes per dimension (exact to rounding up to t = 10)",
+            "check": "element-wise, 1e-9 relative plus 1e-9 (1 + t) ||Sigma||^{1/2} absolute (the scale of x'; "
+                     "at t = 0 both sides are 0 up to rounding)",
+        }),
 )
 def theorem_1_part_1_tilt(case, xp):
     S = case.problem.Sigma
@@ -150,14 +151,15 @@ def _manifold_case(**v):
               r"L(\theta_R)=L^*,\ R(\theta_R)=0,\ \nabla F(\theta_R)=0",
     space=Space(build=_manifold_case, **ss.problem_params()),
     cost="normal",
-    reading=Reading(notes={
-        "provenance": "RECOVERED structure; manifold formula DERIVED; regularizer R = tr(G Sigma G Sigma)/8 "
-                      "RECONSTRUCTED (any positive multiple has the same zero set)",
-        "inputs": PROBLEMS + "; R Haar on O(d) (both components)",
-        "check": "L - L*, R and every entry of grad F vanish up to 1e-9 relative to the scale of the terms "
-                 "they are made of (||X||^2, ||Sigma||^2 ||theta||^4, ...)",
-        "unchecked": "d >= 5, " + BOX,
-    }),
+    reading=Reading(
+        provenance=Provenance("RECOVERED", "structure RECOVERED; manifold formula DERIVED; regularizer R = "
+                              "tr(G Sigma G Sigma)/8 RECONSTRUCTED (any positive multiple has the same zero set)"),
+        shared=BASE, unchecked=D5 + BOX,
+        notes={
+            "inputs": "d <= 4, sigma_1(X) in [0.01, 10]; R Haar on O(d) (both components)",
+            "check": "L - L*, R and every entry of grad F vanish up to 1e-9 relative to the scale of the terms "
+                     "they are made of (||X||^2, ||Sigma||^2 ||theta||^4, ...)",
+        }),
 )
 def theorem_1_part_2(case, xp):
     p = case.problem
@@ -191,15 +193,17 @@ TWO_POINTS = Space(build=_two_points, **ss.problem_params(), flip=Choice([False,
                     "theta_R -> det(Z_0^T Z(theta_R)) / det(Z_0^T Z_0) = det R is continuous on M with values +-1, "
                     "so it is constant on a connected M; two minimisers with opposite determinants refute it. "
                     "Each of the two components {det R = +1}, {det R = -1} is connected (claims file Section 3.1)."),
-    reading=Reading(notes={
-        "provenance": "RECOVERED wording ('smooth connected manifold'); the minima set M = {theta_R} is DERIVED",
-        "inputs": PROBLEMS + "; two minimisers theta_{R1}, theta_{R2}, R1 Haar and R2 Haar or (flip > 0) "
-                  "with det R2 = -det R1 (flip)",
-        "check": "connectedness implied by the continuous invariant det R(theta) = det(Z_0^T Z(theta)) / det(Z_0^T Z_0) "
-                 "being equal at the two points (identity, relative 1e-9); both are verified minimisers "
-                 "(Theorem 1 (2))",
-        "unchecked": "d >= 5, " + BOX,
-    }),
+    reading=Reading(
+        provenance=Provenance("RECOVERED", "wording ('smooth connected manifold'); the minima set M = {theta_R} "
+                              "is DERIVED"),
+        shared=BASE, unchecked=D5 + BOX,
+        notes={
+            "inputs": "d <= 4, sigma_1(X) in [0.01, 10]; two minimisers theta_{R1}, theta_{R2}, R1 Haar and R2 "
+                      "Haar or (flip) with det R2 = -det R1",
+            "check": "connectedness implied by the continuous invariant det R(theta) = det(Z_0^T Z(theta)) / "
+                     "det(Z_0^T Z_0) being equal at the two points (identity, relative 1e-9); both are verified "
+                     "minimisers (Theorem 1 (2))",
+        }),
 )
 def theorem_1_part_2_connected(case, xp):
     p = case.problem
@@ -215,14 +219,16 @@ def theorem_1_part_2_connected(case, xp):
     statement=r"\mathcal M=\mathcal M_+\cup\mathcal M_-,\ \mathcal M_\pm=\{\theta_R:\det R=\pm1\}\text{ each connected: }"
               r"F(\theta_{R(t)})=F^*\text{ along }R(t)=R_1\exp(t\log(R_1^\top R_2)),\ t\in[0,1]",
     space=Space(build=_two_points, **ss.problem_params(), flip=Choice([False])),
-    reading=Reading(notes={
-        "provenance": "DERIVED (claims file Section 3.1)",
-        "inputs": PROBLEMS + "; R1 Haar, R2 Haar and moved into the component of R1 (first column sign) if needed",
-        "check": "the path R(t) = R1 expm(t logm(R1^T R2)) (real skew logarithm, within one component) joins "
-                 "R1 to R2 inside O(d), and F(theta_{R(t)}) - F* vanishes (up to 1e-9 relative to ||X||^2) at "
-                 "t = 0, 0.1, ..., 1, and R(1) = R2",
-        "unchecked": "d >= 5, " + BOX,
-    }),
+    reading=Reading(
+        provenance=Provenance("DERIVED", "claims file Section 3.1"),
+        shared=BASE, unchecked=D5 + BOX,
+        notes={
+            "inputs": "d <= 4, sigma_1(X) in [0.01, 10]; R1 Haar, R2 Haar and moved into the component of R1 "
+                      "(first column sign) if needed",
+            "check": "the path R(t) = R1 expm(t logm(R1^T R2)) (real skew logarithm, within one component) joins "
+                     "R1 to R2 inside O(d), and F(theta_{R(t)}) - F* vanishes (up to 1e-9 relative to ||X||^2) at "
+                     "t = 0, 0.1, ..., 1, and R(1) = R2",
+        }),
 )
 def theorem_1_part_2_connected_corrected(case, xp):
     from scipy.linalg import expm, logm
@@ -252,31 +258,29 @@ def _start_case(**v):
     statement=r"rg\min F=\mathcal M:\ 	ext{a minimisation of }F	ext{ that reaches }F^*	ext{ ends on }\mathcal M",
     space=Space(build=_start_case, **ss.problem_params(d_max=3), scale=Real(0.01, 3.0, log=True)),
     cost="normal",
-    reading=Reading(notes={
-        "provenance": "DERIVED (claims file 1.10: polar decomposition and SVD uniqueness give argmin F = M; its "
-                      "check 'local minimisation of F from random starts should end on M'); R RECONSTRUCTED",
-        "inputs": PROBLEMS.replace("{1..4}", "{1, 2, 3}") + "; a Gaussian start Z with ||Z||_F = scale ||Z_0||_F, "
-                  "scale in [0.01, 3] (log scale)",
-        "minimisation": "L-BFGS in lifted coordinates (theorem-1/part-3-lifted), analytic gradient, to gradient "
-                        "1e-13 or 20000 iterations",
-        "check": "if the end point is a global minimiser to float64 accuracy ((F - F*) <= 1e-13 ||X||_F^2), its "
-                 "Sigma-distance to M (Procrustes) is <= 1e-5 ||Z_0||_F (quadratic growth, theorem-1/part-3, makes "
-                 "that distance <= 1e-6 ||Z_0|| there); an end point above F* (a saddle, or a stalled run) "
-                 "is not a global minimiser and is not covered (counted in the case's record as a pass)",
-        "unchecked": "starts with scale outside [0.01, 3]; d >= 4, " + BOX,
-    }),
+    reading=Reading(
+        provenance=Provenance("DERIVED", "claims file 1.10: polar decomposition and SVD uniqueness give argmin "
+                              "F = M; its check 'local minimisation of F from random starts should end on M'; R "
+                              "RECONSTRUCTED"),
+        shared=BASE,
+        unchecked=(Unchecked("starts from which L-BFGS ends above F* (a saddle, or a stalled run)", Reason.NOT_DRAWN,
+                             "the end point is not a global minimiser, so the statement says nothing there; counted "
+                             "in the case's record as a pass"),)
+        + not_drawn("starts with scale outside [0.01, 3]", "d >= 4") + BOX,
+        notes={
+            "inputs": "d <= 3, sigma_1(X) in [0.01, 10]; a Gaussian start Z with ||Z||_F = scale ||Z_0||_F, "
+                      "scale in [0.01, 3] (log scale)",
+            "minimisation": "L-BFGS in lifted coordinates (theorem-1/part-3-lifted), analytic gradient, to "
+                            "gradient 1e-13 or 20000 iterations",
+            "check": "if the end point is a global minimiser to float64 accuracy ((F - F*) <= 1e-13 ||X||_F^2), "
+                     "its Sigma-distance to M (Procrustes) is <= 1e-5 ||Z_0||_F (quadratic growth, theorem-1/part-3, "
+                     "makes that distance <= 1e-6 ||Z_0|| there)",
+        }),
 )
 def theorem_1_part_2_argmin(case, xp):
-    from scipy.optimize import minimize
     p, Z0 = case.problem, case.Z0
     k, shape = p.k, Z0.shape
-
-    def f(z):
-        Z = z.reshape(shape)
-        return sr.lifted_excess(Z, p.X, k), sr.lifted_grad(Z, p.X, k).ravel()
-
-    res = minimize(f, case.Z_start.ravel(), jac=True, method="L-BFGS-B",
-                   options={"maxiter": 20000, "ftol": 0.0, "gtol": 1e-13})
+    res = ld.minimise_lifted(case.Z_start, p.X, k)
     Z = res.x.reshape(shape)
     scale = float(np.sum(p.X ** 2))
     if sr.lifted_excess(Z, p.X, k) > 1e-13 * scale:
@@ -289,21 +293,7 @@ def theorem_1_part_2_argmin(case, xp):
 
 def _hessians(case):
     """lambda_min of the Hessians of L in A (B fixed) and in B (A fixed), by autograd (dense)."""
-    p = case.problem
-    S, M = torch.tensor(p.Sigma), torch.tensor(p.M)
-    A, B = torch.tensor(case.A), torch.tensor(case.B)
-
-    def L_of_A(a):
-        E = a.reshape(A.shape) @ S @ B.T - M
-        return 0.5 * torch.trace(E @ S @ E.T)
-
-    def L_of_B(b):
-        E = A @ S @ b.reshape(B.shape).T - M
-        return 0.5 * torch.trace(E @ S @ E.T)
-
-    hA = torch.autograd.functional.hessian(L_of_A, A.reshape(-1))
-    hB = torch.autograd.functional.hessian(L_of_B, B.reshape(-1))
-    return float(torch.linalg.eigvalsh(hA)[0]), float(torch.linalg.eigvalsh(hB)[0])
+    return ag.hessian_minima(case.problem.Sigma, case.problem.M, case.A, case.B)
 
 
 def _convexity_case(**v):
@@ -321,6 +311,7 @@ def _convexity_case(**v):
 
 CONVEXITY = Space(build=_convexity_case, **ss.problem_params(), a=Real(0.0, 3.0), c=Real(0.0, 2.0),
                   rank=Real(0.0, 1.0))
+CONVEXITY_UNCHECKED = not_drawn("||A||_op > 3", "||C||_op > 2", "d >= 5") + BOX
 
 
 @claim(
@@ -332,15 +323,17 @@ CONVEXITY = Space(build=_convexity_case, **ss.problem_params(), a=Real(0.0, 3.0)
                     "nabla_A^2 L = (Sigma B^T Sigma B Sigma) kron I_k is singular when B is (e.g. B = 0), and "
                     "nabla_B^2 L is singular when A Sigma^{1/2} lacks full column rank (claims file Section 3.2); "
                     "the corrected claim gives the exact smallest eigenvalues, positive iff the rank conditions hold"),
-    reading=Reading(notes={
-        "provenance": "RECOVERED wording (a side remark in the proof of Theorem 1); claims file Section 3.2",
-        "inputs": PROBLEMS + "; A, B as in theorem-1/part-1, made rank deficient (last singular value 0) when "
-                  "rank < 1",
-        "check": "smallest Hessian eigenvalue (dense, torch autograd) > 0 (strict); the corners A = 0 or B = 0 "
-                 "give exact zeros (a rank-deficient A or B gives a zero only up to rounding, which is not used "
-                 "as evidence)",
-        "unchecked": "||A||_op > 3, ||C||_op > 2, d >= 5, " + BOX,
-    }),
+    reading=Reading(
+        provenance=Provenance("RECOVERED", "wording (a side remark in the proof of Theorem 1); claims file "
+                              "Section 3.2"),
+        shared=BASE, unchecked=CONVEXITY_UNCHECKED,
+        notes={
+            "inputs": "d <= 4, sigma_1(X) in [0.01, 10]; A, B as in theorem-1/part-1, made rank deficient (last "
+                      "singular value 0) when rank < 1",
+            "check": "smallest Hessian eigenvalue (dense, torch autograd) > 0 (strict); the corners A = 0 or B = 0 "
+                     "give exact zeros (a rank-deficient A or B gives a zero only up to rounding, which is not used "
+                     "as evidence)",
+        }),
 )
 def separate_convexity(case, xp):
     return ge(xp.asarray(min(_hessians(case))), xp.asarray(0.0), xp, strict=True)
@@ -353,14 +346,15 @@ def separate_convexity(case, xp):
               r"\lambda_{\min}(\nabla_B^2L)=\sigma_d(A\Sigma)^2\lambda_{\min}(\Sigma)\ (k\ge d):\ "
               r"\text{strongly convex in }A\text{ iff }B\text{ invertible, in }B\text{ iff }\operatorname{rank}A=d",
     space=CONVEXITY,
-    reading=Reading(notes={
-        "provenance": "DERIVED here: with E = A Sigma B^T - M, L = tr(E Sigma E^T)/2 has Hessian "
-                      "I_k kron (Sigma B^T Sigma B Sigma) in A and (Sigma A^T A Sigma) kron Sigma in B",
-        "inputs": "as the stated claim",
-        "check": "both smallest eigenvalues (dense autograd Hessians) against the closed forms, absolute 1e-9 of "
-                 "the Hessian scale",
-        "unchecked": "as the stated claim",
-    }),
+    reading=Reading(
+        provenance=Provenance("DERIVED", "here: with E = A Sigma B^T - M, L = tr(E Sigma E^T)/2 has Hessian "
+                              "I_k kron (Sigma B^T Sigma B Sigma) in A and (Sigma A^T A Sigma) kron Sigma in B"),
+        shared=BASE, unchecked=CONVEXITY_UNCHECKED,
+        notes={
+            "inputs": "as the stated claim",
+            "check": "both smallest eigenvalues (dense autograd Hessians) against the closed forms, absolute 1e-9 "
+                     "of the Hessian scale",
+        }),
 )
 def separate_convexity_corrected(case, xp):
     p = case.problem
@@ -383,13 +377,15 @@ TUBE_SPACE = Space(build=_tube, **ss.tube_params(r_min=1e-6))
     statement=r"\|\theta-\theta^*\|_\Sigma\le\rho\ \Rightarrow\ \langle\nabla F(\theta),\theta-\theta^*\rangle_F\ge"
               r"\alpha\|\theta-\theta^*\|_\Sigma^2",
     space=TUBE_SPACE,
-    reading=Reading(notes={
-        "provenance": "RECONSTRUCTED: statement form RECOVERED, constants alpha, rho ours (DERIVED sufficient values)",
-        "constants": CONSTANTS, "inputs": PROBLEMS + "; " + TUBE,
-        "check": "inner product computed in theta coordinates (Frobenius, population gradient of F = L + R in "
-                 "closed form), against alpha ||H||_Sigma^2",
-        "unchecked": TUBE_UNCHECKED,
-    }),
+    reading=Reading(
+        provenance=Provenance("RECONSTRUCTED", "statement form RECOVERED, constants alpha, rho ours (DERIVED "
+                              "sufficient values)"),
+        shared=BASE + (CONSTANTS, TUBE), unchecked=TUBE_UNCHECKED,
+        notes={
+            "inputs": "d <= 4, sigma_1(X) in [0.01, 10]; tube " + TUBE_R,
+            "check": "inner product computed in theta coordinates (Frobenius, population gradient of F = L + R in "
+                     "closed form), against alpha ||H||_Sigma^2",
+        }),
 )
 def theorem_1_part_3_convexity(case, xp):
     Z_star, H, X = _lifted(case, xp)
@@ -402,13 +398,15 @@ def theorem_1_part_3_convexity(case, xp):
     statement=r"\|\theta-\theta^*\|_\Sigma\le\rho\ \Rightarrow\ \|\bar\Sigma^{-1}\nabla F(\theta)\Sigma^{-1}\|_\Sigma"
               r"\le\beta\|\theta-\theta^*\|_\Sigma",
     space=TUBE_SPACE,
-    reading=Reading(notes={
-        "provenance": "RECONSTRUCTED: statement form RECOVERED, constants beta, rho ours (DERIVED sufficient values)",
-        "constants": CONSTANTS, "inputs": PROBLEMS + "; " + TUBE,
-        "check": "||Sigma_bar^{-1} grad F Sigma^{-1}||_Sigma computed as the Sigma-norm of the preconditioned "
-                 "gradient (theta coordinates), against beta ||H||_Sigma",
-        "unchecked": TUBE_UNCHECKED,
-    }),
+    reading=Reading(
+        provenance=Provenance("RECONSTRUCTED", "statement form RECOVERED, constants beta, rho ours (DERIVED "
+                              "sufficient values)"),
+        shared=BASE + (CONSTANTS, TUBE), unchecked=TUBE_UNCHECKED,
+        notes={
+            "inputs": "d <= 4, sigma_1(X) in [0.01, 10]; tube " + TUBE_R,
+            "check": "||Sigma_bar^{-1} grad F Sigma^{-1}||_Sigma computed as the Sigma-norm of the preconditioned "
+                     "gradient (theta coordinates), against beta ||H||_Sigma",
+        }),
 )
 def theorem_1_part_3_smoothness(case, xp):
     Z_star, H, X = _lifted(case, xp)
@@ -424,12 +422,11 @@ def _any_theta(**v):
 ANY_THETA = Space(build=_any_theta, **ss.tube_params())
 
 LEMMA1_ALGEBRA = ("sr.project takes R* = P Q^T from the SVD Z_0^T Z = P S Q^T (Procrustes), so Z^T (Z_0 R*) = "
-                  "Q S Q^T is symmetric and PSD by algebra, and Z_0 R* has the singular values of Z_0 = "
-                  "[U_X D^{1/2}; V_X D^{1/2}] (Z_0^T Z_0 = 2D) by construction: these checks cannot fail except by "
-                  "rounding. That R* minimises ||Z - Z_0 R||_F over O(d) (that sr.project is the projection) is "
+                  "Q S Q^T is symmetric and PSD, and Z_0 R* has the singular values of Z_0 (Z_0^T Z_0 = 2D), by "
+                  "algebra: these checks fail only by rounding. That R* minimises ||Z - Z_0 R||_F over O(d) is "
                   "checked only in tests/test_goel2026_models.py::test_manifold_and_projection (one problem, d = 3, "
                   "k = 5, against 200 random orthogonal matrices)")
-LEMMA1_UNCHECKED = "||H||_Sigma > 10 rho; d >= 5, " + BOX
+LEMMA1_UNCHECKED = not_drawn("||H||_Sigma > 10 rho", "d >= 5") + BOX
 
 
 @claim(
@@ -437,14 +434,16 @@ LEMMA1_UNCHECKED = "||H||_Sigma > 10 rho; d >= 5, " + BOX
     statement=r"\theta^*=P_{\mathcal M}(\theta):\ Z(\theta)^\top Z(\theta^*)=\Sigma^{1/2}\theta^\top\bar\Sigma\theta^*"
               r"\Sigma^{1/2}\text{ is symmetric}",
     space=ANY_THETA, cost="normal",
-    reading=Reading(notes={
-        "provenance": "RECONSTRUCTED statement; DERIVED (Procrustes first-order condition)",
-        "inputs": PROBLEMS + "; theta = theta_R + H with H normal, ||H||_Sigma up to 10 rho, plus 0.1 rho times a "
-                  "standard Gaussian matrix (which has a tangent component): theta is projected afresh by Procrustes",
-        "check": "S - S^T = 0 for S = Z(theta)^T Z(P_M(theta)), absolute 1e-9 of ||Z|| ||Z*||",
-        "strength": LEMMA1_ALGEBRA,
-        "unchecked": LEMMA1_UNCHECKED,
-    }),
+    reading=Reading(
+        provenance=Provenance("RECONSTRUCTED", "statement; DERIVED (Procrustes first-order condition)"),
+        shared=BASE + (TUBE,), unchecked=LEMMA1_UNCHECKED,
+        notes={
+            "inputs": "d <= 4, sigma_1(X) in [0.01, 10]; theta = theta_R + H with H normal, ||H||_Sigma up to "
+                      "10 rho, plus 0.1 rho times a standard Gaussian matrix (which has a tangent component): theta "
+                      "is projected afresh by Procrustes",
+            "check": "S - S^T = 0 for S = Z(theta)^T Z(P_M(theta)), absolute 1e-9 of ||Z|| ||Z*||",
+            "strength": LEMMA1_ALGEBRA,
+        }),
 )
 def lemma_1_part_1(case, xp):
     p = case.problem
@@ -461,13 +460,15 @@ def lemma_1_part_1(case, xp):
     "goel2026/lemma-1/part-1-psd", kind="inequality", source=f"{PAPER}, Lemma 1 (1)",
     statement=r"Z(\theta)^\top Z(\theta^*)\succeq0",
     space=ANY_THETA, cost="normal",
-    reading=Reading(notes={
-        "provenance": "DERIVED (the claims file: PSD for the exact minimiser, the Procrustes polar factor)",
-        "inputs": "as lemma-1/part-1",
-        "check": "smallest eigenvalue of the symmetrised S >= -1e-9 ||Z|| ||Z*|| (rounding)",
-        "strength": LEMMA1_ALGEBRA,
-        "unchecked": LEMMA1_UNCHECKED,
-    }),
+    reading=Reading(
+        provenance=Provenance("DERIVED", "the claims file: PSD for the exact minimiser, the Procrustes polar "
+                              "factor"),
+        shared=BASE + (TUBE,), unchecked=LEMMA1_UNCHECKED,
+        notes={
+            "inputs": "as lemma-1/part-1",
+            "check": "smallest eigenvalue of the symmetrised S >= -1e-9 ||Z|| ||Z*|| (rounding)",
+            "strength": LEMMA1_ALGEBRA,
+        }),
 )
 def lemma_1_part_1_psd(case, xp):
     p = case.problem
@@ -484,14 +485,15 @@ def lemma_1_part_1_psd(case, xp):
     statement=r"\sigma_i(Z(\theta^*))=\sqrt{2\sigma_i(X)}\ \forall i:\ \sigma_d(Z^*)=\sigma_{\min},\ "
               r"\sigma_1(Z^*)=\sigma_{\max}",
     space=ANY_THETA, cost="normal",
-    reading=Reading(notes={
-        "provenance": "RECONSTRUCTED (the paper states inequalities, possibly in theta coordinates; exact form lost); "
-                      "DERIVED as an identity in lifted coordinates",
-        "inputs": "as lemma-1/part-1, without the added Gaussian matrix (theta = theta_R + H)",
-        "check": "singular values of Z(P_M(theta)) against sqrt(2 sigma_i(X)), relative 1e-9 of the largest",
-        "strength": LEMMA1_ALGEBRA,
-        "unchecked": LEMMA1_UNCHECKED,
-    }),
+    reading=Reading(
+        provenance=Provenance("RECONSTRUCTED", "the paper states inequalities, possibly in theta coordinates; "
+                              "exact form lost; DERIVED as an identity in lifted coordinates"),
+        shared=BASE + (TUBE,), unchecked=LEMMA1_UNCHECKED,
+        notes={
+            "inputs": "as lemma-1/part-1, without the added Gaussian matrix (theta = theta_R + H)",
+            "check": "singular values of Z(P_M(theta)) against sqrt(2 sigma_i(X)), relative 1e-9 of the largest",
+            "strength": LEMMA1_ALGEBRA,
+        }),
 )
 def lemma_1_part_2(case, xp):
     p = case.problem
@@ -504,12 +506,13 @@ def lemma_1_part_2(case, xp):
     "goel2026/lemma-2/main", kind="inequality", source=f"{PAPER}, Lemma 2",
     statement=r"\|\theta-\theta^*\|_\Sigma\le\rho\ \Rightarrow\ F(\theta)-F^*\le\tfrac\beta2\|\theta-\theta^*\|_\Sigma^2",
     space=TUBE_SPACE,
-    reading=Reading(notes={
-        "provenance": "RECONSTRUCTED; DERIVED from (4) (claims file Lemma 2)",
-        "constants": CONSTANTS, "inputs": PROBLEMS + "; " + TUBE,
-        "check": "F - F* = L - L* + R in closed form against beta/2 ||H||_Sigma^2",
-        "unchecked": TUBE_UNCHECKED,
-    }),
+    reading=Reading(
+        provenance=Provenance("RECONSTRUCTED", "DERIVED from (4) (claims file Lemma 2)"),
+        shared=BASE + (CONSTANTS, TUBE), unchecked=TUBE_UNCHECKED,
+        notes={
+            "inputs": "d <= 4, sigma_1(X) in [0.01, 10]; tube " + TUBE_R,
+            "check": "F - F* = L - L* + R in closed form against beta/2 ||H||_Sigma^2",
+        }),
 )
 def lemma_2_main(case, xp):
     Z_star, H, X = _lifted(case, xp)
@@ -525,15 +528,18 @@ LIFT_SPACE = Space(build=_any_theta, **ss.tube_params())
               r"L-L^*=\tfrac12\|UV^\top-X\|_F^2,\ R=\tfrac18\|U^\top U-V^\top V\|_F^2,\ "
               r"\langle\nabla_\theta F,\theta-\theta'\rangle_F=\langle\nabla_ZF,Z-Z'\rangle_F",
     space=LIFT_SPACE, cost="normal",
-    reading=Reading(notes={
-        "provenance": "RECONSTRUCTED (Sigma-norm with Sigma_bar = diag(I_k, Sigma), strong textual support); "
-                      "the identities DERIVED. The claims theorem-1/part-3-*, lemma-2 and lemma-4 are evaluated "
-                      "in Z coordinates through these identities (exact in any precision there)",
-        "inputs": PROBLEMS + "; theta = theta_R + H, ||H||_Sigma up to 10 rho, theta' = theta_R",
-        "check": "the four identities, each relative 1e-9 of the largest term (theta coordinates: closed-form "
-                 "population gradients; Z coordinates: lifted_excess / lifted_grad with X = M Sigma^{1/2})",
-        "unchecked": LEMMA1_UNCHECKED,
-    }),
+    reading=Reading(
+        provenance=Provenance("RECONSTRUCTED", "Sigma-norm with Sigma_bar = diag(I_k, Sigma), strong textual "
+                              "support; the identities DERIVED"),
+        shared=BASE + (TUBE,), unchecked=LEMMA1_UNCHECKED,
+        notes={
+            "use": "the claims theorem-1/part-3-*, lemma-2 and lemma-4 are evaluated in Z coordinates through "
+                   "these identities (exact in any precision there)",
+            "inputs": "d <= 4, sigma_1(X) in [0.01, 10]; theta = theta_R + H, ||H||_Sigma up to 10 rho, "
+                      "theta' = theta_R",
+            "check": "the four identities, each relative 1e-9 of the largest term (theta coordinates: closed-form "
+                     "population gradients; Z coordinates: lifted_excess / lifted_grad with X = M Sigma^{1/2})",
+        }),
 )
 def theorem_1_part_3_lifted(case, xp):
     p = case.problem

@@ -2,27 +2,43 @@
 the noise cross-term (Lemma 6), and the gradient approximations (Theorems 4 and 5), with the
 claims file's Section 3 issues 3 (squared vs unsquared rates) and 4 (expectation vs realisation).
 
-Statements follow ``shared/papers/goel2026-claims.md``; each interpretation starts with its tag.
+Statements follow ``shared/papers/goel2026-claims.md``; each reading carries its provenance tag, and
+the shared readings (problems, constants, tube, A3, rates) are in attncheck/papers/goel2026/readings.py.
 Data statistics (Sigma_hat, M_hat) are drawn exactly in distribution at O(d^3) per dataset
-(Wishart by Bartlett, noise term Gaussian given the covariates): n reaches 10^9.
+(Wishart by Bartlett, noise term Gaussian given the covariates): n reaches 10^9. Measurements behind
+the notes are in docs/papers/goel2026.md.
 """
 import math
 
 import numpy as np
 
-from attncheck import Int, Reading, Real, Space, claim, le
+from attncheck import Int, Provenance, Reading, Real, Reason, Space, Unchecked, claim, le
 from attncheck.papers.goel2026.data import gaussian_regression as gr
 from attncheck.papers.goel2026.models import finite_n_bias as fb
+from attncheck.papers.goel2026.models import lifted_dynamics as ld
 from attncheck.papers.goel2026.models import preconditioned_gd as pgd
 from attncheck.papers.goel2026.models import softmax_regression as sr
+from attncheck.papers.goel2026.models import stein_forms as sf
+from attncheck.papers.goel2026.readings import (
+    A3,
+    CONSTANTS,
+    O_P,
+    PROBLEMS,
+    RATE,
+    RESTATED,
+    SELF_TERM,
+    SQUARES,
+    TUBE,
+    not_drawn,
+)
 from attncheck.papers.goel2026.strategies import softmax_regression as ss
 
 PAPER = "goel2026 (arXiv 2603.01514v1)"
-PROBLEMS = ("problems: d in {1, 2, 3}, k = d + {0, 1, 2}, cond(Sigma) in [1, 10], sigma_1(X) in [0.1, 2], "
-            "sigma_d(X)/sigma_1(X) in [0.05, 1], noise sigma in [0, 1], random bases")
-BOX = "k > d + 2, cond(Sigma) > 10, sigma_d(X)/sigma_1(X) < 0.05 (outside the search box: not drawn)"
-RATE = ("implied constant n^a * (Monte Carlo estimate from the case's draws) along n; REFUTED only on significant "
-        "growth (engine power-law fit; a decelerating rise is INCONCLUSIVE)")
+BOX_TEXT = "d <= 3, sigma_1(X) in [0.1, 2], noise sigma in [0, 1]"
+BOX = not_drawn("k > d + 2", "cond(Sigma) > 10", "sigma_d(X)/sigma_1(X) < 0.05", why="outside the search box")
+SIGMA1 = not_drawn("sigma_1(X) < 0.1 (the other goel2026 problem boxes go down to 0.01)", "sigma_1(X) > 2")
+QUANTILES = Unchecked("quantiles other than 0.9 (delta != 0.1)", Reason.NOT_DRAWN,
+                      "not drawn (no reason recorded); O_p is a statement for every delta")
 
 
 # ---- Lemma 3 -------------------------------------------------------------------------------------
@@ -51,13 +67,15 @@ def _init_distance(case, R):
     statement=r"\operatorname{dist}_\Sigma(\theta_0,\mathcal M)=O_p(n^{-1/2})",
     space=_with_n, path={"quick": [10**2, 10**4, 10**6, 10**8], "deep": [10**2, 10**3, 10**4, 10**5, 10**6, 10**7, 10**8, 10**9, 10**10]},
     sample=_init_draws, probability=0.9, cost="normal", draws=4000,
-    reading=Reading(notes={
-        "provenance": "RECONSTRUCTED lemma; the n^{-1/2} rate DERIVED (claims file Lemma 3)",
-        "inputs": PROBLEMS + "; n from 100 to 10^8 (deep 10^10), datasets drawn through (Sigma_hat, M_hat) exactly",
-        "O_p": "implied constant = 0.9-quantile of sqrt(n) dist_Sigma(theta_0, M) over 4000 datasets, along n",
-        "unchecked": "quantiles other than 0.9 (O_p is a statement for every delta); sigma_1(X) < 0.1 (the other "
-                     "goel2026 problem boxes go down to 0.01) and > 2; noise sigma > 1; d >= 4, " + BOX,
-    }),
+    reading=Reading(
+        provenance=Provenance("RECONSTRUCTED", "lemma; the n^{-1/2} rate DERIVED (claims file Lemma 3)"),
+        shared=(RESTATED, PROBLEMS, O_P),
+        unchecked=(QUANTILES,) + SIGMA1 + not_drawn("noise sigma > 1", "d >= 4") + BOX,
+        notes={
+            "inputs": BOX_TEXT + "; n from 100 to 10^8 (deep 10^10), datasets drawn through (Sigma_hat, M_hat) "
+                      "exactly",
+            "O_p": "implied constant = 0.9-quantile of sqrt(n) dist_Sigma(theta_0, M) over 4000 datasets, along n",
+        }),
 )
 def lemma_3_rate(case, R, xp):
     return math.sqrt(case.n) * _init_distance(case, R)
@@ -83,20 +101,23 @@ def _lemma3_outcomes(case, R, xp):
     space=_with_n,
     path={"quick": [10**6, 10**8, 10**10], "deep": [10**5, 10**6, 10**7, 10**8, 10**9, 10**10, 10**11]},
     sample=_init_draws, probability=0.9, eventually=True, cost="normal",
-    reading=Reading(notes={
-        "provenance": "RECONSTRUCTED: the constants r = c min(rho, rho'), eps_0 and N(delta) are lost; here "
-                      "r = rho/2 (rho' >= rho, c = 1/2) and eps_0 = alpha/(12 beta) as in Lemma 4 (claims file)",
-        "delta": "delta = 0.1 (probability 0.9); 'n >= N(delta)' judged at the end of the path (eventually)",
-        "inputs": PROBLEMS + "; n up to 10^10 (deep 10^11): N(delta) scales like 1/eps_0^2 ~ (sigma_1/sigma_d)^2 10^4 "
-                  "for E2, and for E1 also like sigma^2/(sigma_1^2 spread^3) through the noise (bound-based: Lemma 5's "
-                  "T_3 = 2.2 ||X_hat - X||_F/sigma_d^{1/2}, whose noise part (the claims file's identity for "
-                  "X_hat - X) is ~ sigma (kd/n)^{1/2}, against r = rho/2 = sigma_d/(6 (2 sigma_1)^{1/2}) needs n >~ "
-                  "350 kd sigma^2/(sigma_1^2 spread^3)), which grows as sigma_1(X) falls at fixed noise sigma",
-        "check": "exact sequential Clopper-Pearson test on i.i.d. datasets (E1 and E2 both hold)",
-        "unchecked": "delta != 0.1 (the statement is for every delta in (0, 1)); sigma_1(X) < 0.1 (the other goel2026 "
-                     "problem boxes go down to 0.01; N(delta) grows like sigma^2/sigma_1(X)^2 there, see 'inputs') and "
-                     "> 2; noise sigma > 1; d >= 4, " + BOX,
-    }),
+    reading=Reading(
+        provenance=Provenance("RECONSTRUCTED", "the constants r = c min(rho, rho'), eps_0 and N(delta) are lost; here "
+                              "r = rho/2 (rho' >= rho, c = 1/2) and eps_0 = alpha/(12 beta) as in Lemma 4 (claims file)"),
+        shared=(RESTATED, PROBLEMS, CONSTANTS),
+        unchecked=(Unchecked("delta != 0.1 (the statement is for every delta in (0, 1))", Reason.NOT_DRAWN,
+                             "not drawn (no reason recorded)"),
+                   Unchecked("sigma_1(X) < 0.1 (the other goel2026 problem boxes go down to 0.01)", Reason.NOT_DRAWN,
+                             "N(delta) grows like sigma^2/sigma_1(X)^2 there (see 'inputs')"))
+        + not_drawn("sigma_1(X) > 2", "noise sigma > 1", "d >= 4") + BOX,
+        notes={
+            "delta": "delta = 0.1 (probability 0.9); 'n >= N(delta)' judged at the end of the path (eventually)",
+            "inputs": BOX_TEXT + "; n up to 10^10 (deep 10^11): N(delta) scales like 1/eps_0^2 ~ (sigma_1/sigma_d)^2 "
+                      "10^4 for E2, and for E1 also like 350 kd sigma^2/(sigma_1^2 spread^3) through the noise (bound-"
+                      "based, from Lemma 5's T_3; docs/papers/goel2026.md), which grows as sigma_1(X) falls at fixed "
+                      "noise sigma",
+            "check": "exact sequential Clopper-Pearson test on i.i.d. datasets (E1 and E2 both hold)",
+        }),
 )
 def lemma_3_main(case, R, xp):
     return _lemma3_outcomes(case, R, xp)
@@ -113,10 +134,7 @@ def _lemma6_case(**v):
 def _noise_draws(case, rng, size):
     """(Sigma_z_hat, N): Sigma_z_hat = Z_c Z_c^T / n (Wishart(I, n)/n) and N = E_noise Z_c^T / n, whose rows
     are N(0, sigma^2 Sigma_z_hat / n) given the covariates."""
-    d, k, n, sig = case.problem.d, case.problem.k, case.n, case.problem.sigma
-    Sz = gr.wishart_mean(np.eye(d), n, rng, size)
-    N = sig / np.sqrt(n) * rng.standard_normal((size, k, d)) @ np.swapaxes(np.linalg.cholesky(Sz), -1, -2)
-    return Sz, N
+    return gr.whitened_noise_moments(case.problem.d, case.problem.k, case.n, case.problem.sigma, rng, size)
 
 
 @claim(
@@ -126,19 +144,22 @@ def _noise_draws(case, rng, size):
     space=Space(build=_lemma6_case, **ss.problem_params(d_max=4, x_scale=(0.1, 2.0), sigma=(0.01, 1.0)),
                 n=Real(4.0, 1e8, log=True), delta=Real(0.001, 0.999)),
     sample=_noise_draws, probability=lambda c: 1 - c.values["delta"] / 2,
-    reading=Reading(notes={
-        "provenance": "RECONSTRUCTED (form DERIVED: Gaussian concentration given the covariates; the paper's "
-                      "constants are lost and it conditions on max_i ||z_i|| instead)",
-        "inputs": "problems: d in {1..4}, k = d + {0, 1, 2}, noise sigma in [0.01, 1] (Sigma and M do not enter: "
-                  "Z_c is whitened); n in [4, 10^8] (log scale, rounded down), delta in [0.001, 0.999]",
-        "sufficiently large n": "checked at every drawn n >= 4 (no 'eventually'): stricter than the statement's "
-                                "'for sufficiently large n'",
-        "check": "exact sequential Clopper-Pearson test over i.i.d. (covariates, noise), drawn through "
-                 "(Sigma_z_hat, N) exactly in distribution",
-        "unchecked": "delta in (0, 0.001) (failure probabilities delta/2 below 5e-4) and (0.999, 1); n > 10^8; "
-                     "d >= 5, k > d + 2. Noise sigma outside [0.01, 1] is not drawn but adds nothing: both sides "
-                     "are proportional to sigma > 0 (sigma = 0: 0 <= 0)",
-    }),
+    reading=Reading(
+        provenance=Provenance("RECONSTRUCTED", "form DERIVED: Gaussian concentration given the covariates; the "
+                              "paper's constants are lost and it conditions on max_i ||z_i|| instead"),
+        shared=(RESTATED,),
+        unchecked=not_drawn("delta in (0, 0.001) (failure probabilities delta/2 below 5e-4)", "delta in (0.999, 1)",
+                            "n > 10^8", "d >= 5", "k > d + 2")
+        + not_drawn("noise sigma outside [0.01, 1]",
+                    why="adds nothing: both sides are proportional to sigma > 0 (sigma = 0: 0 <= 0)"),
+        notes={
+            "inputs": "problems: d in {1..4}, k = d + {0, 1, 2}, noise sigma in [0.01, 1] (Sigma and M do not enter: "
+                      "Z_c is whitened); n in [4, 10^8] (log scale, rounded down), delta in [0.001, 0.999]",
+            "sufficiently large n": "checked at every drawn n >= 4 (no 'eventually'): stricter than the statement's "
+                                    "'for sufficiently large n'",
+            "check": "exact sequential Clopper-Pearson test over i.i.d. (covariates, noise), drawn through "
+                     "(Sigma_z_hat, N) exactly in distribution",
+        }),
 )
 def lemma_6_main(case, R, xp):
     Sz, N = R
@@ -187,36 +208,34 @@ def _reg_bias(case, S_hat):
     return fb.regularizer_bias_draws(*_theta(case), case.problem.Sigma, S_hat)
 
 
-def _sq_mean(v):
-    """Unbiased ||E v||^2 from draws v (size, m)."""
-    return float(np.sum(v.mean(axis=0) ** 2) - np.sum(v.var(axis=0, ddof=1)) / len(v))
+_sq_mean = sf.sq_mean  # unbiased ||E v||^2 from draws v (size, m)
 
 
 GRAD_PATH = {"quick": [16, 128, 1024, 8192, 65536],
              "deep": [16, 64, 256, 1024, 4096, 16384, 65536, 2**18, 2**20, 2**22, 2**24]}
 REG_DRAWS = 4000
-REG_ESTIMATE = (f"per dataset grad R_hat - grad R less its term linear in Sigma_hat - Sigma (mean 0; the derivative of the "
-                "polynomial grad R(Sigma), attncheck.papers.goel2026.models.finite_n_bias.regularizer_bias_draws): the quadratic and "
-                "cubic terms, O(1/n) per draw, so the relative error stays O(N^{-1/2}) at every n (the plain "
-                "difference spreads O(n^{-1/2})); unbiased squared norm of the mean over " f"{REG_DRAWS} draws, carried by "
-                "every draw")
-TUBE = ("theta = theta_R + H in the tube: H normal to the manifold, ||H||_Sigma = r rho, r in [0, 1] "
-        "(rho' of Lemma 7 read as rho)")
-THM5_UNCHECKED = ("sigma_1(X) < 0.1 (the other goel2026 problem boxes go down to 0.01) and > 2; d >= 4, " + BOX +
-                  " (noise sigma does not enter R_hat)")
+REG_ESTIMATE = (f"per dataset grad R_hat - grad R less its term linear in Sigma_hat - Sigma (mean 0; "
+                "models.finite_n_bias.regularizer_bias_draws): the quadratic and cubic terms, O(1/n) per draw, so the "
+                "relative error stays O(N^{-1/2}) at every n (the plain difference spreads O(n^{-1/2})); unbiased "
+                f"squared norm of the mean over {REG_DRAWS} draws, carried by every draw")
+TUBE_R = "tube: r in [0, 1], radius rho"
+THM5_UNCHECKED = SIGMA1 + not_drawn("d >= 4") + BOX
+THM5_NOISE = "noise sigma does not enter R_hat"
 
 
 @claim(
     "goel2026/theorem-5/main", kind="asymptotic", carry_worst=True, source=f"{PAPER}, Theorem 5",
     statement=r"\|\mathbb E\nabla\hat R(\theta)-\nabla R(\theta)\|_F^2=O(1/n)",
     space=_tube_n, path=GRAD_PATH, sample=_wishart, probability=0.5, cost="normal", draws=REG_DRAWS,
-    reading=Reading(notes={
-        "provenance": "RECONSTRUCTED (claims file Theorem 5), expectation over the training covariates",
-        "inputs": PROBLEMS + "; " + TUBE + "; Sigma_hat ~ Wishart(Sigma, n)/n",
-        "estimate": REG_ESTIMATE,
-        "O(.)": RATE.replace("n^a", "n^1"),
-        "unchecked": THM5_UNCHECKED,
-    }),
+    reading=Reading(
+        provenance=Provenance("RECONSTRUCTED", "claims file Theorem 5; expectation over the training covariates"),
+        shared=(RESTATED, PROBLEMS, TUBE, RATE, SQUARES), unchecked=THM5_UNCHECKED,
+        notes={
+            "inputs": BOX_TEXT + "; " + TUBE_R + "; Sigma_hat ~ Wishart(Sigma, n)/n",
+            "estimate": REG_ESTIMATE,
+            "O(.)": "n^1 times the estimate",
+            "noise": THM5_NOISE,
+        }),
 )
 def theorem_5_main(case, S_hat, xp):
     return np.full(len(S_hat), case.n * _sq_mean(_reg_bias(case, S_hat)))
@@ -226,13 +245,12 @@ def theorem_5_main(case, S_hat, xp):
     "goel2026/theorem-5/norm-rate", kind="asymptotic", carry_worst=True, source=f"{PAPER}, Theorem 5 (claims file Section 3.3)",
     statement=r"\|\mathbb E\nabla\hat R(\theta)-\nabla R(\theta)\|_F=O(1/n)\ (\text{squared: }O(1/n^2))",
     space=_tube_n, path=GRAD_PATH, sample=_wishart, probability=0.5, cost="normal", draws=REG_DRAWS,
-    reading=Reading(notes={
-        "provenance": "DERIVED (claims file Section 3.3: linear terms in Sigma_hat - Sigma have mean 0, so the "
-                      "bias is O(1/n) in norm); stronger than the stated squared O(1/n)",
-        "inputs": "as theorem-5/main", "estimate": REG_ESTIMATE,
-        "O(.)": RATE.replace("n^a", "n^2") + " on the squared norm",
-        "unchecked": "as theorem-5/main",
-    }),
+    reading=Reading(
+        provenance=Provenance("DERIVED", "claims file Section 3.3: linear terms in Sigma_hat - Sigma have mean 0, so "
+                              "the bias is O(1/n) in norm; stronger than the stated squared O(1/n)"),
+        shared=(RESTATED, PROBLEMS, TUBE, RATE, SQUARES), unchecked=THM5_UNCHECKED,
+        notes={"inputs": "as theorem-5/main", "estimate": REG_ESTIMATE,
+               "O(.)": "n^2 times the estimate of the squared norm", "noise": THM5_NOISE}),
 )
 def theorem_5_norm_rate(case, S_hat, xp):
     return np.full(len(S_hat), case.n ** 2 * _sq_mean(_reg_bias(case, S_hat)))
@@ -242,13 +260,13 @@ def theorem_5_norm_rate(case, S_hat, xp):
     "goel2026/theorem-5/realised", kind="asymptotic", carry_worst=True, source=f"{PAPER}, proof of Theorem 2 (claims file Section 3.4)",
     statement=r"\|\nabla\hat R(\theta)-\nabla R(\theta)\|_F^2=O_p(1/n)\ (\text{the realised }\hat R\text{ Algorithm 1 uses})",
     space=_tube_n, path=GRAD_PATH, sample=_wishart, probability=0.9, cost="normal",
-    reading=Reading(notes={
-        "provenance": "DERIVED (claims file Section 3.4: Theorem 5 bounds the expectation, the proof of Theorem 2 "
-                      "needs the realisation)",
-        "inputs": "as theorem-5/main",
-        "O_p": "implied constant = 0.9-quantile of n ||grad R_hat - grad R||_F^2 over datasets",
-        "unchecked": "as theorem-5/main; quantiles other than 0.9 (O_p is a statement for every delta)",
-    }),
+    reading=Reading(
+        provenance=Provenance("DERIVED", "claims file Section 3.4: Theorem 5 bounds the expectation, the proof of "
+                              "Theorem 2 needs the realisation"),
+        shared=(RESTATED, PROBLEMS, TUBE, O_P), unchecked=THM5_UNCHECKED + (QUANTILES,),
+        notes={"inputs": "as theorem-5/main",
+               "O_p": "implied constant = 0.9-quantile of n ||grad R_hat - grad R||_F^2 over datasets",
+               "noise": THM5_NOISE}),
 )
 def theorem_5_realised(case, S_hat, xp):
     return case.n * np.sum(_reg_error(case, S_hat) ** 2, axis=1)
@@ -260,24 +278,13 @@ def theorem_5_realised(case, S_hat, xp):
 # The O(1/n) bias needs E_x[e^{q} |x|^2] finite (n^2 E_{-i} p_ij^2 -> e^q, Lemma 9), i.e. 2 ||C||^2 < 1 with
 # C = Sigma^{1/2} B Sigma^{1/2}, and its Monte Carlo estimate a finite variance, 4 ||C||^2 < 1. In the tube
 # ||C|| <= sigma_1(X)^{1/2} + rho <= 1.236 sigma_1(X)^{1/2}, so sigma_1(X) <= 0.125 keeps 4||C||^2 <= 0.77.
-A3_PROBLEMS = PROBLEMS.replace("sigma_1(X) in [0.1, 2]", "sigma_1(X) in [0.01, 0.125] (A3, below)")
-A3_READING = ("A3 (threshold UNKNOWN, read as the Lemma 7 integrability its proof needs, the most lenient reading): "
-              "sigma_1(X) <= 0.125, where E_x e^{2q} is finite in the whole tube (the estimator's variance). "
-              "Unchecked: sigma_1(X) in (0.125, 0.26], where the O(1/n) term is finite but the estimator's variance "
-              "is not, and beyond, where the rate is not claimed without A3: measured (d = 1, k = 1, Sigma = 1, "
-              "r = 1, 4000 draws) n ||E grad L_n - grad L|| = 0.35, 0.39, 0.38, 0.40, 0.38, 0.39 at sigma_1(X) = 0.1 "
-              "and n = 16 ... 16384 (x 4), 0.70 ... 1.07 (flat within noise) at 0.25, rising 1.17 -> 5.26 at 0.5 and "
-              "7.0 -> 948 (like n^0.6) at 2, where E_x e^{q} diverges. This reading bounds the e^q integrals of "
-              "the p_ij terms only (4||C||^2 <= 0.77 in the tube: ||C||_op <= 0.437); the bias's p_ii terms "
-              "(n E_{-i} p_ii -> e^{s - q/2}, lambda_max(2 sym(C) - C C^T) <= 0.874 < 1) are finite, but the second "
-              "moment of the Stein form's p_ii term tends to E_x e^{2s - q}||x - m||^2, finite iff "
-              "lambda_max(4 sym(C) - 2 C C^T) < 1. goel2026/lemma-12/rate reads A3 for the same Lemma 7 integrals "
-              "as that condition (with ||C||_op < 1/2): the two readings differ, and that condition fails inside "
-              "this box, e.g. at r = 0 for d = 1 (C = sigma_1(X)^{1/2} when positive) or d = 3 with all singular "
-              "values equal and det(V_X R) = +1 (C = sigma_1(X)^{1/2} O, O a rotation fixing a unit vector): "
-              "lambda_max = 4 sigma_1(X)^{1/2} - 2 sigma_1(X) > 1 for sigma_1(X) > 0.0858")
-A3_UNCHECKED = ("sigma_1(X) < 0.01 (sigma_1(X) > 0.125: see 'A3'); d >= 4, " + BOX +
-                " (noise sigma does not enter: the noise term, of mean 0, is dropped)")
+A3_BOX = "d <= 3, sigma_1(X) in [0.01, 0.125] (A3), noise sigma in [0, 1]"
+A3_UNCHECKED = (
+    Unchecked("sigma_1(X) in (0.125, 0.26]", Reason.NOT_DRAWN,
+              "the O(1/n) term is finite there but the estimator's variance is not ('goel2026/a3')"),
+    Unchecked("sigma_1(X) > 0.26", Reason.NOT_DRAWN, "the rate is not claimed there without A3"),
+) + not_drawn("sigma_1(X) < 0.01", "d >= 4") + BOX
+A3_NOISE = "noise sigma does not enter: the noise term, of mean 0, is dropped"
 
 
 _a3_tube_n = _tube_space((0.01, 0.125))
@@ -300,25 +307,27 @@ THM4_PATH_READING = ("n = 16, 64, 256 (quick, 3 points; deep 16 ... 1024, 7 poin
                      "'extend the path' (deep)")
 ROW_DRAWS = 2000
 STEIN_ROWS = ("per draw (a query row x ~ N(0, Sigma) and its n - 1 other keys) the Stein form of the row's bias "
-              "(attncheck.papers.goel2026.models.finite_n_bias: mu_i - m_i and C_i - Sigma replaced in their linear terms by the "
-              "Stein forms of Lemmas 11 and 20, the noise term, of mean 0, dropped): the mean is the bias exactly "
-              "and every term is O(1/n) per draw, so the relative error stays O(N^{-1/2}) at every n (the plain row "
-              f"differences spread O(n^{{-1/2}})); {ROW_DRAWS} draws per case")
+              "(models.finite_n_bias: mu_i - m_i and C_i - Sigma replaced in their linear terms by the Stein forms of "
+              "Lemmas 11 and 20, the noise term, of mean 0, dropped): the mean is the bias exactly and every term is "
+              "O(1/n) per draw, so the relative error stays O(N^{-1/2}) at every n (the plain row differences spread "
+              f"O(n^{{-1/2}})); {ROW_DRAWS} draws per case")
 
 
 @claim(
     "goel2026/theorem-4/main", kind="asymptotic", carry_worst=True, source=f"{PAPER}, Theorem 4",
     statement=r"\|\mathbb E\nabla_AL_n-\nabla_AL\|_F^2+\|\mathbb E\nabla_BL_n-\nabla_BL\|_F^2=O(1/n)",
     space=_a3_tube_n, path=THM4_PATH, sample=_row_seed, probability=0.5, cost="expensive", draws=ROW_DRAWS,
-    reading=Reading(notes={
-        "provenance": "RECONSTRUCTED (claims file Theorem 4); L_n with the self-term (RECONSTRUCTED eq. (1))",
-        "inputs": A3_PROBLEMS + "; " + TUBE,
-        "A3": A3_READING,
-        "estimate": STEIN_ROWS + "; unbiased squared norm of the mean over the draws, carried by every draw",
-        "O(.)": RATE.replace("n^a", "n^1"),
-        "path": THM4_PATH_READING,
-        "unchecked": A3_UNCHECKED,
-    }),
+    reading=Reading(
+        provenance=Provenance("RECONSTRUCTED", "claims file Theorem 4; L_n with the self-term (RECONSTRUCTED "
+                              "eq. (1))"),
+        shared=(RESTATED, PROBLEMS, TUBE, SELF_TERM, A3, RATE, SQUARES), unchecked=A3_UNCHECKED,
+        notes={
+            "inputs": A3_BOX + "; " + TUBE_R,
+            "estimate": STEIN_ROWS + "; unbiased squared norm of the mean over the draws, carried by every draw",
+            "O(.)": "n^1 times the estimate",
+            "path": THM4_PATH_READING,
+            "noise": A3_NOISE,
+        }),
 )
 def theorem_4_main(case, R, xp):
     v = _row_terms(case, R, fb.gradient_bias_draws)
@@ -329,13 +338,12 @@ def theorem_4_main(case, R, xp):
     "goel2026/theorem-4/norm-rate", kind="asymptotic", carry_worst=True, source=f"{PAPER}, Theorem 4 (claims file Section 3.3)",
     statement=r"\|\mathbb E\nabla L_n-\nabla L\|_F=O(1/n)\ (\text{squared: }O(1/n^2))",
     space=_a3_tube_n, path=THM4_PATH, sample=_row_seed, probability=0.5, cost="expensive", draws=ROW_DRAWS,
-    reading=Reading(notes={
-        "provenance": "DERIVED/observed (claims file Section 3.3: n ||E grad L_n - grad L|| = 1.3 - 2.1 for "
-                      "n = 10 - 160); stronger than the stated squared O(1/n)",
-        "inputs": "as theorem-4/main", "A3": "as theorem-4/main", "estimate": "as theorem-4/main",
-        "O(.)": RATE.replace("n^a", "n^2") + " on the squared norm",
-        "path": THM4_PATH_READING, "unchecked": "as theorem-4/main",
-    }),
+    reading=Reading(
+        provenance=Provenance("DERIVED", "observed (claims file Section 3.3); stronger than the stated squared "
+                              "O(1/n)"),
+        shared=(RESTATED, PROBLEMS, TUBE, SELF_TERM, A3, RATE, SQUARES), unchecked=A3_UNCHECKED,
+        notes={"inputs": "as theorem-4/main", "estimate": "as theorem-4/main",
+               "O(.)": "n^2 times the estimate of the squared norm", "path": THM4_PATH_READING, "noise": A3_NOISE}),
 )
 def theorem_4_norm_rate(case, R, xp):
     v = _row_terms(case, R, fb.gradient_bias_draws)
@@ -371,19 +379,20 @@ def _lemma5_case(**v):
               r"\sqrt{\tfrac2{\sqrt2-1}}\frac{\|\hat X-X\|_F}{\sqrt{\sigma_d(X)}},\ K=\hat\Sigma^{-1/2}\Sigma^{1/2}",
     space=Space(build=_lemma5_case, **ss.problem_params(d_max=4, x_scale=(0.01, 10.0)), s_pert=Real(0.0, 0.5),
                 eps_frac=Real(0.0, 1.0)),
-    reading=Reading(notes={
-        "provenance": "RECONSTRUCTED (claims file Lemma 5; T_3 is Tu et al. 2016, Lemma 5.14, quoted)",
-        "inputs": PROBLEMS.replace("[0.1, 2]", "[0.01, 10]").replace("{1, 2, 3}", "{1..4}") + "; Sigma_hat = "
-                  "Sigma^{1/2}(I + E)Sigma^{1/2}, E symmetric with ||E||_op in [0, 0.5]; X_hat = X + Delta with "
-                  "||Delta||_op = eps_frac sigma_d(X)/2, "
-                  "eps_frac in [0, 1] (the whole hypothesis (13)); theta_0 the spectral initialisation of "
-                  "(Sigma_hat, M_hat = X_hat Sigma_hat^{-1/2})",
-        "check": "dist_Sigma(theta_0, M) (Procrustes) <= T_1 + T_2 + T_3, plus 1e-9 of the right side (rounding "
-                 "at the exact tie eps = 0, E = 0)",
-        "unchecked": "||E||_op > 0.5, i.e. Sigma_hat with Sigma^{-1/2} Sigma_hat Sigma^{-1/2} having an eigenvalue "
-                     "outside [0.5, 1.5] ((14) admits any eps'); sigma_1(X) outside [0.01, 10]; d >= 5, " + BOX +
-                     " (noise sigma does not enter: X_hat is drawn directly)",
-    }),
+    reading=Reading(
+        provenance=Provenance("RECONSTRUCTED", "claims file Lemma 5; T_3 is Tu et al. 2016, Lemma 5.14, quoted"),
+        shared=(RESTATED, PROBLEMS),
+        unchecked=not_drawn("||E||_op > 0.5, i.e. Sigma^{-1/2} Sigma_hat Sigma^{-1/2} with an eigenvalue outside "
+                            "[0.5, 1.5] ((14) admits any eps')", "sigma_1(X) outside [0.01, 10]", "d >= 5") + BOX,
+        notes={
+            "inputs": "d <= 4, sigma_1(X) in [0.01, 10]; Sigma_hat = Sigma^{1/2}(I + E)Sigma^{1/2}, E symmetric with "
+                      "||E||_op in [0, 0.5]; X_hat = X + Delta with ||Delta||_op = eps_frac sigma_d(X)/2, eps_frac in "
+                      "[0, 1] (the whole hypothesis (13)); theta_0 the spectral initialisation of (Sigma_hat, M_hat = "
+                      "X_hat Sigma_hat^{-1/2})",
+            "check": "dist_Sigma(theta_0, M) (Procrustes) <= T_1 + T_2 + T_3, plus 1e-9 of the right side (rounding "
+                     "at the exact tie eps = 0, E = 0)",
+            "noise": "noise sigma does not enter: X_hat is drawn directly",
+        }),
 )
 def lemma_5_main(case, xp):
     p = case.problem
@@ -419,34 +428,38 @@ def _lemma4_case(**v):
 
 LEMMA4 = Space(build=_lemma4_case, **ss.tube_params(r_min=1e-6, x_scale=(0.01, 10.0)), k_frac=Real(0.0, 1.0),
                e_frac=Real(0.0, 10.0))
-LEMMA4_READING = {
-    "provenance": "RECONSTRUCTED (claims file Lemma 4; constants DERIVED there): E2 with eps_0 = alpha/(12 beta)",
-    "inputs": "problems as theorem-1/part-3 (d <= 4, sigma_1(X) in [0.01, 10]); theta = theta* + H in the tube, "
-              "||H||_Sigma = r rho, r in [1e-6, 1]; K = I + E, E symmetric with ||E||_op <= eps_0 (the whole event "
-              "E2); any gradient error e_Z with ||e_Z||_F in [0, 10 alpha rho]",
-    "coordinates": "Z coordinates (theorem-1/part-3-lifted): the preconditioned step is Kbar G_Z K with "
-                   "Kbar = diag(I_k, K), G_Z = grad_Z F + e_Z, and the Sigma-inner product is Frobenius there",
-    "unchecked": "not searched: for d >= 2 the corners K = (1 +- eps_0) I of E2 (E is a random symmetric direction "
-                 "set by the seed, scaled to ||E||_op = k_frac eps_0; only d = 1 reaches K = 1 +- eps_0), the "
-                 "adversarial error direction (e.g. e_Z along -Kbar H K, which minimises part-1's left side for its "
-                 "norm) and the worst normal direction of H: all set by the seed, an integer the optimizer does not "
-                 "move (it moves k_frac, e_frac, r, radial and the problem's reals). Not drawn: r < 1e-6, "
-                 "||e_Z||_F > 10 alpha rho, d >= 5, sigma_1(X) outside [0.01, 10], " + BOX,
-}
+LEMMA4_READING = Reading(
+    provenance=Provenance("RECONSTRUCTED", "claims file Lemma 4; constants DERIVED there: E2 with eps_0 = "
+                          "alpha/(12 beta)"),
+    shared=(RESTATED, PROBLEMS, CONSTANTS, TUBE),
+    unchecked=(
+        Unchecked("for d >= 2, the corners K = (1 +- eps_0) I of E2", Reason.NOT_DRAWN,
+                  "not searched: E is a random symmetric direction set by the seed, scaled to ||E||_op = k_frac eps_0 "
+                  "(only d = 1 reaches K = 1 +- eps_0)"),
+        Unchecked("the adversarial error direction (e.g. e_Z along -Kbar H K, which minimises part-1's left side "
+                  "for its norm)", Reason.NOT_DRAWN, "not searched: set by the seed"),
+        Unchecked("the worst normal direction of H", Reason.NOT_DRAWN,
+                  "not searched: set by the seed, an integer the optimizer does not move (it moves k_frac, e_frac, r, "
+                  "radial and the problem's reals)"),
+    ) + not_drawn("r < 1e-6", "||e_Z||_F > 10 alpha rho", "d >= 5", "sigma_1(X) outside [0.01, 10]") + BOX,
+    notes={
+        "inputs": "problems as theorem-1/part-3 (d <= 4, sigma_1(X) in [0.01, 10]); theta = theta* + H in the tube, "
+                  "||H||_Sigma = r rho, r in [1e-6, 1]; K = I + E, E symmetric with ||E||_op <= eps_0 (the whole "
+                  "event E2); any gradient error e_Z with ||e_Z||_F in [0, 10 alpha rho]",
+        "coordinates": "Z coordinates (theorem-1/part-3-lifted): the preconditioned step is Kbar G_Z K with "
+                       "Kbar = diag(I_k, K), G_Z = grad_Z F + e_Z, and the Sigma-inner product is Frobenius there",
+    })
 
 
 def _lemma4_step(case):
-    k = case.problem.k
-    Z_star, H = case.Z_star, case.H
-    G = sr.lifted_grad(Z_star + H, Z_star[:k] @ Z_star[k:].T, k) + case.e_Z
-    return np.concatenate([G[:k] @ case.K, case.K @ G[k:] @ case.K], axis=0)
+    return ld.preconditioned_step(case.Z_star, case.H, case.e_Z, case.K, case.problem.k)
 
 
 @claim(
     "goel2026/lemma-4/part-1", kind="inequality", source=f"{PAPER}, Lemma 4",
     statement=r"\langle\hat P(g),\theta-\theta^*\rangle_\Sigma\ge\tfrac\alpha2\|\theta-\theta^*\|_\Sigma^2-"
               r"\tfrac2\alpha\|e_Z\|^2",
-    space=LEMMA4, reading=Reading(notes=LEMMA4_READING),
+    space=LEMMA4, reading=LEMMA4_READING,
 )
 def lemma_4_part_1(case, xp):
     P, H, a = _lemma4_step(case), case.H, case.constants["alpha"]
@@ -456,7 +469,7 @@ def lemma_4_part_1(case, xp):
 @claim(
     "goel2026/lemma-4/part-2", kind="inequality", source=f"{PAPER}, Lemma 4",
     statement=r"\|\hat P(g)\|_\Sigma^2\le2(1+\varepsilon_0)^4\big(\beta^2\|\theta-\theta^*\|_\Sigma^2+\|e_Z\|^2\big)",
-    space=LEMMA4, reading=Reading(notes=LEMMA4_READING),
+    space=LEMMA4, reading=LEMMA4_READING,
 )
 def lemma_4_part_2(case, xp):
     P, H, b = _lemma4_step(case), case.H, case.constants["beta"]
@@ -479,20 +492,21 @@ def _objective_bias_terms(case, R):
     statement=r"\operatorname{dist}_\Sigma(\theta,\mathcal M)\le\rho':\ \|\mathbb E[\nabla F_n(\theta)]-\nabla F(\theta)"
               r"\|_F^2\le C/n,\quad F_n=L_n+\hat R",
     space=_a3_tube_n, path=THM4_PATH, sample=_row_seed, probability=0.5, cost="expensive", draws=ROW_DRAWS,
-    reading=Reading(notes={
-        "provenance": "RECONSTRUCTED (claims file Theorem 3: follows from Theorems 4 and 5 via (8); the appendix "
-                      "proof is empty in the extraction); L_n with the self-term and R_hat = tr(G_hat Sigma_hat "
-                      "G_hat Sigma_hat)/8 (both RECONSTRUCTED); expectation over the data, R_hat included "
-                      "(Section 3.4: the realised R_hat is theorem-5/realised)",
-        "inputs": A3_PROBLEMS + "; " + TUBE,
-        "A3": "as theorem-4/main",
-        "estimate": STEIN_ROWS + ", plus per draw grad R_hat - grad R less its term linear in Sigma_hat - Sigma "
-                    "(mean 0) at a Wishart Sigma_hat (theorem-5/main); unbiased squared norm of the mean, carried "
-                    "by every draw",
-        "O(.)": RATE.replace("n^a", "n^1"),
-        "path": THM4_PATH_READING,
-        "unchecked": A3_UNCHECKED,
-    }),
+    reading=Reading(
+        provenance=Provenance("RECONSTRUCTED", "claims file Theorem 3: follows from Theorems 4 and 5 via (8); the "
+                              "appendix proof is empty in the extraction. L_n with the self-term and R_hat = "
+                              "tr(G_hat Sigma_hat G_hat Sigma_hat)/8 (both RECONSTRUCTED)"),
+        shared=(RESTATED, PROBLEMS, TUBE, SELF_TERM, A3, RATE, SQUARES), unchecked=A3_UNCHECKED,
+        notes={
+            "expectation": "over the data, R_hat included (Section 3.4: the realised R_hat is theorem-5/realised)",
+            "inputs": A3_BOX + "; " + TUBE_R,
+            "estimate": "as theorem-4/main, plus per draw grad R_hat - grad R less its term linear in Sigma_hat - "
+                        "Sigma (mean 0) at a Wishart Sigma_hat (theorem-5/main); unbiased squared norm of the mean, "
+                        "carried by every draw",
+            "O(.)": "n^1 times the estimate",
+            "path": THM4_PATH_READING,
+            "noise": A3_NOISE,
+        }),
 )
 def theorem_3_main(case, R, xp):
     v = _objective_bias_terms(case, R)
@@ -503,13 +517,12 @@ def theorem_3_main(case, R, xp):
     "goel2026/theorem-3/norm-rate", kind="asymptotic", carry_worst=True, source=f"{PAPER}, Theorem 3 (claims file Section 3.3)",
     statement=r"\|\mathbb E\nabla F_n(\theta)-\nabla F(\theta)\|_F=O(1/n)\ (\text{squared: }O(1/n^2))",
     space=_a3_tube_n, path=THM4_PATH, sample=_row_seed, probability=0.5, cost="expensive", draws=ROW_DRAWS,
-    reading=Reading(notes={
-        "provenance": "DERIVED (claims file Section 3.3: both biases are O(1/n) in norm); stronger than the stated "
-                      "squared O(1/n)",
-        "inputs": "as theorem-3/main", "A3": "as theorem-4/main", "estimate": "as theorem-3/main",
-        "O(.)": RATE.replace("n^a", "n^2") + " on the squared norm",
-        "path": THM4_PATH_READING, "unchecked": "as theorem-3/main",
-    }),
+    reading=Reading(
+        provenance=Provenance("DERIVED", "claims file Section 3.3: both biases are O(1/n) in norm; stronger than the "
+                              "stated squared O(1/n)"),
+        shared=(RESTATED, PROBLEMS, TUBE, SELF_TERM, A3, RATE, SQUARES), unchecked=A3_UNCHECKED,
+        notes={"inputs": "as theorem-3/main", "estimate": "as theorem-3/main",
+               "O(.)": "n^2 times the estimate of the squared norm", "path": THM4_PATH_READING, "noise": A3_NOISE}),
 )
 def theorem_3_norm_rate(case, R, xp):
     v = _objective_bias_terms(case, R)
@@ -519,11 +532,9 @@ def theorem_3_norm_rate(case, R, xp):
 # ---- Theorem 1 (1): E L_n -> L at rate 1/n ---------------------------------------------------------
 
 GAP_PATH = {"quick": [16, 64, 256, 1024], "deep": THM4_PATH["deep"]}
-GAP_PATH_READING = ("n from 16 to 1024 (quick 4 points, deep 7): below n ~ 256 the constant still rises as c - a/n "
-                    "(measured at the worst case of seed 0, d = 3, sigma_1(X) = 0.125, r = 1, 20000 draws: n |gap| = "
-                    "0.358, 0.401, 0.423, 0.426, 0.424 at n = 16, 64, 256, 1024, 4096, standard errors 0.003-0.006), "
-                    "which a path ending at 256 cannot tell from growth: three nearly collinear points gave a false "
-                    "REFUTED (slope 0.065 [0.063, 0.067] on one degree of freedom)")
+GAP_PATH_READING = ("n from 16 to 1024 (quick 4 points, deep 7): below n ~ 256 the constant still rises as c - a/n, "
+                    "which a path ending at 256 cannot tell from growth (three nearly collinear points gave a false "
+                    "REFUTED; measured, docs/papers/goel2026.md)")
 
 
 @claim(
@@ -531,23 +542,23 @@ GAP_PATH_READING = ("n from 16 to 1024 (quick 4 points, deep 7): below n ~ 256 t
                                                                      "claims file Theorem 1 check (b)",
     statement=r"|\mathbb E[L_n(\theta)]-L(\theta)|=O(1/n)\ (L_n\to L\text{ pointwise})",
     space=_a3_tube_n, path=GAP_PATH, sample=_row_seed, probability=0.5, cost="expensive", draws=ROW_DRAWS,
-    reading=Reading(notes={
-        "provenance": "RECOVERED in words (E L_n != L for finite n, L_n -> L pointwise); the 1/n rate DERIVED/observed "
-                      "(claims file Theorem 1, check (b): n * gap = 0.6 - 1.1); L_n with the self-term "
-                      "(RECONSTRUCTED eq. (1))",
-        "inputs": A3_PROBLEMS + "; " + TUBE + ". theta far from the manifold (large ||B||, heavy softmax tails) "
-                  "is unchecked",
-        "A3": "as theorem-4/main (the gap's O(1/n) term needs the same integrals: n E_{-i} p_ii -> e^{s - q/2}, "
-              "n^2 E_{-i} p_ij^2 -> e^q)",
-        "estimate": "per draw (Err x)^T A g + ||A (mu - m)||^2 / 2 (attncheck.papers.goel2026.models.finite_n_bias.loss_gap_draws: "
-                    "one row's loss minus its population counterpart, -(y - A m)^T A (mu - m) + ||A (mu - m)||^2/2, "
-                    "with mu - m -> its Stein form g in the linear term and the noise term, of mean 0, dropped): "
-                    f"mean = the gap exactly, O(1/n) per draw; {ROW_DRAWS} draws; |mean| (the gap's sign is not "
-                    "claimed), carried by every draw",
-        "O(.)": RATE.replace("n^a", "n^1"),
-        "path": GAP_PATH_READING,
-        "unchecked": A3_UNCHECKED,
-    }),
+    reading=Reading(
+        provenance=Provenance("RECOVERED", "in words (E L_n != L for finite n, L_n -> L pointwise); the 1/n rate "
+                              "DERIVED/observed (claims file Theorem 1, check (b)); L_n with the self-term "
+                              "(RECONSTRUCTED eq. (1))"),
+        shared=(RESTATED, PROBLEMS, TUBE, SELF_TERM, A3, RATE),
+        unchecked=A3_UNCHECKED + not_drawn("theta far from the manifold (large ||B||)", why="heavy softmax tails"),
+        notes={
+            "inputs": A3_BOX + "; " + TUBE_R,
+            "A3": "the gap's O(1/n) term needs the same integrals as theorem-4/main: n E_{-i} p_ii -> e^{s - q/2}, "
+                  "n^2 E_{-i} p_ij^2 -> e^q",
+            "estimate": "per draw (Err x)^T A g + ||A (mu - m)||^2 / 2 (models.finite_n_bias.loss_gap_draws: one row's "
+                        "loss minus its population counterpart, with mu - m -> its Stein form g in the linear term and "
+                        "the noise term, of mean 0, dropped): mean = the gap exactly, O(1/n) per draw; "
+                        f"{ROW_DRAWS} draws; |mean| (the gap's sign is not claimed), carried by every draw",
+            "O(.)": "n^1 times the estimate",
+            "path": GAP_PATH_READING,
+        }),
 )
 def theorem_1_part_1_finite_n(case, R, xp):
     v = _row_terms(case, R, fb.loss_gap_draws)
@@ -570,54 +581,42 @@ def _theorem2_case(**v):
 
 
 def _algorithm1_lifted(case):
-    """Z_{t+1} = Z_t - eta Kbar (grad_Z F(Z_t) + e_t) K (Algorithm 1 in lifted coordinates, Lemma 4) for T steps,
-    ||e_t||_F^2 = E, e_t = push * (outward unit H_t) + (1 - push) * (random unit), normalised.
-    Returns Phi_0 = ||H_0||^2, Phi_T = dist(Z_T, M)^2, F(Z_T) - F* and L(Z_T) - L* = ||U V^T - X||^2/2."""
-    p, k = case.problem, case.problem.k
-    X = case.Z_star[:k] @ case.Z_star[k:].T
-    Z0 = sr.manifold_base(p)
-    rng = np.random.default_rng([case.values["seed"], 222])
-    Z = case.Z_star + case.H
-    push = case.values["push"]
-    for _ in range(case.values["T"]):
-        H = Z - Z0 @ sr.procrustes_rotation(Z0, Z)
-        g = rng.standard_normal(Z.shape)
-        u = push * (-H / max(np.linalg.norm(H), 1e-300)) + (1 - push) * g / np.linalg.norm(g)
-        e = math.sqrt(case.E) * u / max(np.linalg.norm(u), 1e-300)
-        G = sr.lifted_grad(Z, X, k) + e
-        Z = Z - case.eta * np.concatenate([G[:k] @ case.K, case.K @ G[k:] @ case.K], axis=0)
-    dist2 = float(np.sum((Z - Z0 @ sr.procrustes_rotation(Z0, Z)) ** 2))
-    L_gap = 0.5 * float(np.sum((Z[:k] @ Z[k:].T - X) ** 2))
-    return float(np.sum(case.H ** 2)), dist2, float(sr.lifted_excess(Z, X, k)), L_gap
+    """Algorithm 1 in lifted coordinates from the case's tube point for T steps (ld.algorithm1_lifted): returns
+    Phi_0 = ||H_0||^2, Phi_T = dist(Z_T, M)^2, F(Z_T) - F* and L(Z_T) - L* = ||U V^T - X||^2/2."""
+    return ld.algorithm1_lifted(case.problem, case.Z_star, case.H, case.K, case.eta, case.E, case.values["T"],
+                                case.values["push"], case.values["seed"])
 
 
 THEOREM2 = Space(build=_theorem2_case, **ss.tube_params(x_scale=(0.01, 10.0)), k_frac=Real(0.0, 1.0),
                  e_frac=Real(0.0, 1.0), T=Int(0, 300), push=Real(0.0, 1.0))
-THEOREM2_READING = {
-    "provenance": "RECONSTRUCTED (claims file Theorem 2: eta = alpha/(4(1+eps_0)^4 beta^2), gamma = alpha^2/"
-                  "(8(1+eps_0)^4 beta^2), the recursion Phi_{t+1} <= (1-gamma)Phi_t + c_e||e_Z||^2, c_e = 4eta/alpha + "
-                  "2eta^2(1+eps_0)^4; constants ours, the paper's lost); the statistical input ||e_Z||^2 <= C/n is "
-                  "Theorem 3 (checked there), so here E = C/n is any error budget",
-    "inputs": "problems as theorem-1/part-3 (d <= 4, sigma_1(X) in [0.01, 10]); theta_0 in the tube (||H||_Sigma = r rho, "
-              "r in [0, 1]); the data enter through K = Sigma^{1/2} Sigma_hat^{-1} Sigma^{1/2} = I + E, ||E||_op <= "
-              "eps_0 = alpha/(12 beta) (the whole event E2 of Lemma 3, on which the theorem is stated); gradient "
-              "errors with ||e_t||_F^2 = E = e_frac gamma rho^2/c_e, e_frac in [0, 1] (the budget for which the iterates "
-              "provably stay in the tube, 'n >= N(delta)'), directions mixing the outward normal H_t (push = 1, "
-              "adversarial) with random ones; T in {0..300}",
+THEOREM2_NOTES = {
+    "constants": "eta = alpha/(4(1+eps_0)^4 beta^2), gamma = alpha^2/(8(1+eps_0)^4 beta^2), the recursion "
+                 "Phi_{t+1} <= (1-gamma)Phi_t + c_e||e_Z||^2, c_e = 4eta/alpha + 2eta^2(1+eps_0)^4 (claims file)",
+    "errors": "the statistical input ||e_Z||^2 <= C/n is Theorem 3's (checked there): here E is any error budget",
+    "inputs": "d <= 4, sigma_1(X) in [0.01, 10]; theta_0 in the tube (r in [0, 1], radius rho); the data enter "
+              "through K = Sigma^{1/2} Sigma_hat^{-1} Sigma^{1/2} = I + E, ||E||_op <= eps_0 = alpha/(12 beta) (all "
+              "of the event E2 of Lemma 3, on which the theorem is stated); errors ||e_t||_F^2 = E = e_frac gamma "
+              "rho^2/c_e, e_frac in [0, 1] (the budget keeping the iterates provably in the tube, 'n >= N(delta)'), "
+              "directions mixing the outward normal H_t (push = 1, adversarial) with random ones; T in {0..300}",
     "coordinates": "Z coordinates (theorem-1/part-3-lifted): Algorithm 1's step is Kbar G_Z K (Lemma 4)",
-    "unchecked": "T > 300 (the statement is for every T >= 0; T steps per case). Here gamma = "
-                 "(sigma_d/sigma_1)^2/(512 (1 + eps_0)^4) <= 1/512, so (1 - gamma)^T >= (1 - 1/512)^300 = 0.56: the "
-                 "drawn T stop before one e-fold of the optimisation term, and the regime T >~ 1/gamma, where the "
-                 "bound approaches its steady state c_e E/gamma, is not reached. As in lemma-4: for d >= 2 the "
-                 "corners K = (1 +- eps_0) I are not searched; d >= 5, sigma_1(X) outside [0.01, 10], " + BOX,
 }
+THEOREM2_UNCHECKED = (
+    Unchecked("T > 300 (the statement is for every T >= 0), with the regime T >~ 1/gamma where the bound approaches "
+              "its steady state c_e E/gamma", Reason.BUDGET,
+              "T steps per case; gamma <= 1/512, so (1 - gamma)^300 >= 0.56: the drawn T stop before one e-fold of "
+              "the optimisation term"),
+    Unchecked("for d >= 2, the corners K = (1 +- eps_0) I", Reason.NOT_DRAWN, "not searched, as in lemma-4"),
+) + not_drawn("d >= 5", "sigma_1(X) outside [0.01, 10]") + BOX
+THEOREM2_READING = Reading(
+    provenance=Provenance("RECONSTRUCTED", "claims file Theorem 2; constants ours, the paper's lost"),
+    shared=(RESTATED, PROBLEMS, CONSTANTS, TUBE), unchecked=THEOREM2_UNCHECKED, notes=THEOREM2_NOTES)
 
 
 @claim(
     "goel2026/theorem-2/main", kind="inequality", source=f"{PAPER}, Theorem 2",
     statement=r"F(\theta_T)-F^*\le\tfrac\beta2\Big[(1-\gamma)^T\|\theta_0-\theta_0^*\|_\Sigma^2+\frac{c_e\,E}{\gamma}\Big],"
               r"\quad\|e_Z\|^2\le E=C/n",
-    space=THEOREM2, cost="normal", reading=Reading(notes=THEOREM2_READING),
+    space=THEOREM2, cost="normal", reading=THEOREM2_READING,
 )
 def theorem_2_main(case, xp):
     phi0, _, gap, _ = _algorithm1_lifted(case)
@@ -629,7 +628,7 @@ def theorem_2_main(case, xp):
 @claim(
     "goel2026/theorem-2/distance", kind="inequality", source=f"{PAPER}, proof of Theorem 2 (the recursion)",
     statement=r"\Phi_T=\|\theta_T-\theta_T^*\|_\Sigma^2\le(1-\gamma)^T\Phi_0+\frac{c_e\,E}{\gamma}",
-    space=THEOREM2, cost="normal", reading=Reading(notes=THEOREM2_READING),
+    space=THEOREM2, cost="normal", reading=THEOREM2_READING,
 )
 def theorem_2_distance(case, xp):
     phi0, phiT, _, _ = _algorithm1_lifted(case)
@@ -642,8 +641,9 @@ def theorem_2_distance(case, xp):
     "goel2026/theorem-2/loss", kind="inequality", source=f"{PAPER}, Theorem 2 (remark: (F, F*) -> (L, L*))",
     statement=r"L(\theta_T)-L^*\le\tfrac\beta2\Big[(1-\gamma)^T\|\theta_0-\theta_0^*\|_\Sigma^2+\frac{c_e\,E}{\gamma}\Big]",
     space=THEOREM2, cost="normal",
-    reading=Reading(notes=dict(THEOREM2_READING, provenance="RECOVERED remark (L <= F, L* = F*); bound RECONSTRUCTED as "
-                                                     "theorem-2/main")),
+    reading=Reading(provenance=Provenance("RECOVERED", "remark (L <= F, L* = F*); bound RECONSTRUCTED as "
+                                          "theorem-2/main"),
+                    shared=THEOREM2_READING.shared, unchecked=THEOREM2_UNCHECKED, notes=THEOREM2_NOTES),
 )
 def theorem_2_loss(case, xp):
     phi0, _, _, gap = _algorithm1_lifted(case)

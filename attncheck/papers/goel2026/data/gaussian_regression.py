@@ -113,3 +113,12 @@ def sample_moments(problem: Problem, rng, n: int, size: int) -> tuple[np.ndarray
     L = np.linalg.cholesky(S_hat)
     N = problem.sigma / np.sqrt(n) * rng.standard_normal((size, problem.k, problem.d)) @ np.swapaxes(L, -1, -2)
     return S_hat, problem.M + N @ np.linalg.inv(S_hat), N
+
+
+def whitened_noise_moments(d: int, k: int, n: int, sigma: float, rng, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """(Sigma_z_hat, N) for ``size`` datasets, exactly in distribution (Lemma 6's noise cross term):
+    Sigma_z_hat = Z_c Z_c^T / n (Wishart(I, n)/n) for whitened covariates Z_c and N = E_noise Z_c^T / n,
+    whose rows are N(0, sigma^2 Sigma_z_hat / n) given the covariates."""
+    Sz = wishart_mean(np.eye(d), n, rng, size)
+    N = sigma / np.sqrt(n) * rng.standard_normal((size, k, d)) @ np.swapaxes(np.linalg.cholesky(Sz), -1, -2)
+    return Sz, N

@@ -1,0 +1,125 @@
+"""Stein forms of one query's softmax moments (goel2026, arXiv 2603.01514, Appendix D.2-D.4) and the
+Monte Carlo estimators of the O(1/n) rates of Lemmas 10-23.
+
+Notation of softmax_moments: query x_i fixed (or one per draw), the other n - 1 keys i.i.d.
+N(0, Sigma), self-term included; m = Sigma B^T x_i, mu_i = sum_j p_ij x_j, C_i the softmax covariance.
+
+* Lemma 11 (Stein's lemma in x_j): E_{-i} mu_i - m_i = E_{-i}[p_ii (x_i - m_i) - sum_{j != i} p_ij^2 m_i];
+* Lemma 20 (second order): E_{-i} C_i - Sigma = E_{-i}[p_ii (x x^T - Sigma - m m^T)
+  - sum_j (3p_ij^2 - 2p_ij^3) m m^T] + m m^T - E_{-i}[mu mu^T];
+* both at n = 2, d = 1 as one-dimensional integrals (:func:`stein_1d_sides`).
+
+The per-draw Stein forms have size O(1/n), where mu_i - m_i and C_i - Sigma spread O(n^{-1/2}), so their
+means keep a relative Monte Carlo error O(N^{-1/2}) at every n.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+
+import mpmath
+import numpy as np
+from scipy.special import expit
+
+from attncheck.papers.goel2026.models import softmax_moments as sm
+
+
+def sq_mean(v) -> float:
+    """Unbiased ||E v||^2 from draws v (size, ...): ||mean||^2 - tr(Cov)/N."""
+    v = np.asarray(v, float).reshape(len(v), -1)
+    return float(np.sum(v.mean(axis=0) ** 2) - np.sum(v.var(axis=0, ddof=1)) / len(v))
+
+
+def mean_gap_draws(x, B, Sigma, K):
+    """Per draw: p_ii (x_i - m_i) - sum_{j != i} p_ij^2 m_i, whose mean is E_{-i} mu_i - m_i exactly
+    (Lemma 11). Its terms have relative Monte Carlo error O(N^{-1/2}) at every n, where
+    mu_i - m_i itself has an O(n^{-1/2}) spread around an O(1/n) mean."""
+    D = sm.query(x, B, K)
+    m = x @ B @ Sigma
+    return D.p_self[:, None] * (x - m) - (D.p_other ** 2).sum(axis=1)[:, None] * m
+
+
+def cov_gap_draws(x_i, B, m, Sigma, K):
+    """Per draw, a variable whose mean is E_{-i} C_i - Sigma exactly (Lemma 20): the Stein form
+    p_ii (x x^T - Sigma - m m^T) - sum_j (3p_ij^2 - 2p_ij^3) m m^T + m m^T - mu mu^T, with
+    m m^T - mu mu^T = -(g m^T + m g^T + (mu - m)(mu - m)^T) and mu - m replaced in the linear terms by its
+    Stein form g (Lemma 11). Every term is O(1/n) per draw; C_i - Sigma itself spreads O(n^{-1/2})."""
+    D = sm.query(x_i, B, K)
+    x, m, S = x_i, m, Sigma
+    mm = np.outer(m, m)
+    g = mean_gap_draws(x, B, S, K)
+    dm = D.mu - m
+    w = (3 * D.p_other ** 2 - 2 * D.p_other ** 3).sum(axis=1)
+    return (D.p_self[:, None, None] * (np.outer(x, x) - S - mm)[None] - w[:, None, None] * mm[None]
+            - (g[:, :, None] * m[None, None, :] + m[None, :, None] * g[:, None, :] + dm[:, :, None] * dm[:, None, :]))
+
+
+def mumu(D):
+    """mu_i mu_i^T per draw."""
+    return D.mu[:, :, None] * D.mu[:, None, :]
+
+
+def mu_var(mu, mu2):
+    """E||mu||^2 - E[mu . mu'] (mu' from independent keys): unbiased E_i tr Var_{-i}(mu_i)."""
+    return float(np.mean(np.sum(mu * (mu - mu2), axis=1)))
+
+
+def lemma11_parts(x_i, m, D):
+    """Per draw: mu_i - m_i and its Stein form p_ii (x_i - m_i) - sum_{j != i} p_ij^2 m_i (same mean, Lemma 11)."""
+    lhs = D.mu - m[None]
+    rhs = D.p_self[:, None] * (x_i - m)[None] - (D.p_other ** 2).sum(axis=1)[:, None] * m[None]
+    return lhs, rhs
+
+
+def lemma20_parts(x_i, m, Sigma, D):
+    """Per draw: C_i - Sigma and the per-draw terms of the Stein form (same mean, Lemma 20)."""
+    x = x_i
+    mm = np.outer(m, m)
+    lhs = D.cov() - Sigma[None]
+    w = (3 * D.p_other ** 2 - 2 * D.p_other ** 3).sum(axis=1)
+    rhs = (D.p_self[:, None, None] * (np.outer(x, x) - Sigma - mm)[None]
+           - w[:, None, None] * mm[None] + mm[None] - D.mu[:, :, None] * D.mu[:, None, :])
+    return lhs, rhs
+
+
+def stein_1d_sides(x_i, b, var, xp, second):
+    """n = 2, d = 1: both sides of Lemma 11 (or, ``second``, Lemma 20) as one-dimensional integrals over
+    x_j ~ N(0, var), and the scale of their terms: (lhs, rhs, scale). float64: scipy adaptive quadrature to
+    1e-13 relative on intervals cut at 0, m, x_i; mpmath (backend ``xp``): tanh-sinh on (-inf, 0, m, inf)."""
+    mp = xp.name == "mpmath"
+    num = mpmath.mpf if mp else float
+    xi, b, s2 = num(x_i), num(b), num(var)
+    m = s2 * b * xi
+    E = mpmath.exp if mp else math.exp
+
+    def p_j(t):  # p_ij = 1 / (1 + exp(b xi (xi - t)))
+        return 1 / (1 + mpmath.exp(b * xi * (xi - t))) if mp else float(expit(b * xi * (t - xi)))
+
+    def expect(f):
+        def g(t):
+            return (f(t) * E(-t * t / (2 * s2)) / (mpmath.sqrt(2 * mpmath.pi * s2) if mp else
+                                                               math.sqrt(2 * math.pi * s2)))
+        if mp:
+            return mpmath.quad(g, [-mpmath.inf, 0, m, mpmath.inf])
+        from scipy.integrate import quad
+        R = abs(float(m)) + abs(float(xi)) + 40 * math.sqrt(float(s2))  # the Gaussian mass beyond is e^{-800}
+        cuts = sorted({-R, 0.0, float(m), float(xi), R})
+        with warnings.catch_warnings():  # scipy warns when 1e-13 is below its own roundoff estimate
+            warnings.simplefilter("ignore")
+            return sum(quad(g, a, c, epsabs=0, epsrel=1e-13, limit=200)[0] for a, c in zip(cuts, cuts[1:], strict=False))
+
+    def mu(t):
+        return (1 - p_j(t)) * xi + p_j(t) * t
+
+    if not second:
+        lhs = expect(mu) - m
+        rhs = expect(lambda t: 1 - p_j(t)) * (xi - m) - expect(lambda t: p_j(t) ** 2) * m
+    else:
+        def C(t):
+            return (1 - p_j(t)) * (xi - mu(t)) ** 2 + p_j(t) * (t - mu(t)) ** 2
+        lhs = expect(C) - s2
+        rhs = (expect(lambda t: 1 - p_j(t)) * (xi * xi - s2 - m * m)
+               - expect(lambda t: 3 * p_j(t) ** 2 - 2 * p_j(t) ** 3) * m * m + m * m
+               - expect(lambda t: mu(t) ** 2))
+    scale = abs(m) + abs(xi) + s2 if not second else s2 + xi * xi + m * m
+    return lhs, rhs, scale
