@@ -3,7 +3,7 @@ Sigma-geometry (Theorem 1, Lemmas 1, 2) and the issues of Section 3 of the claim
 that concern them (two components of the minima set, separate strong convexity).
 
 The extracted paper lost its formulas; every statement here is the restatement of
-``shared/papers/goel2026-claims.md`` and each claim's reading carries that file's provenance tag
+docs/papers/goel2026.md ("Restated statements") and each claim's reading carries its provenance tag
 (RECOVERED / DERIVED / RECONSTRUCTED / UNKNOWN). Shared readings (problems, constants, the tube) are in
 attncheck/papers/goel2026/readings.py; measurements behind the notes are in docs/papers/goel2026.md.
 """
@@ -424,7 +424,7 @@ ANY_THETA = Space(build=_any_theta, **ss.tube_params())
 LEMMA1_ALGEBRA = ("sr.project takes R* = P Q^T from the SVD Z_0^T Z = P S Q^T (Procrustes), so Z^T (Z_0 R*) = "
                   "Q S Q^T is symmetric and PSD, and Z_0 R* has the singular values of Z_0 (Z_0^T Z_0 = 2D), by "
                   "algebra: these checks fail only by rounding. That R* minimises ||Z - Z_0 R||_F over O(d) is "
-                  "checked only in tests/test_goel2026_models.py::test_manifold_and_projection (one problem, d = 3, "
+                  "checked only in tests/papers/goel2026/test_models.py::test_manifold_and_projection (one problem, d = 3, "
                   "k = 5, against 200 random orthogonal matrices)")
 LEMMA1_UNCHECKED = not_drawn("||H||_Sigma > 10 rho", "d >= 5") + BOX
 

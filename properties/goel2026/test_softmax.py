@@ -1,7 +1,7 @@
 """goel2026 (arXiv 2603.01514) Appendix C: integrability (Lemma 7), softmax gradients (Lemma 8)
 and the conditional moments of one query's softmax weights (Lemmas 9-23).
 
-Statements follow ``shared/papers/goel2026-claims.md`` (the paper's formulas are lost); every
+Statements follow the restatement in docs/papers/goel2026.md (the paper's formulas are lost); every
 reading carries its provenance tag. Shared readings (attncheck/papers/goel2026/readings.py): the
 self-term and E_{-i} (query x_i fixed, the other n - 1 keys i.i.d. N(0, Sigma)), and "O(1/n)" as an
 asymptotic claim along n whose quantity is an expectation estimated from all the draws of a case (the
@@ -108,13 +108,13 @@ _angular_integral = im.angular_mean
 def lemma_7_closed_form(case, xp):
     Q = _lemma7_Q(case, xp)
     det = (1 - 2 * Q[0][0]) * (1 - 2 * Q[1][1]) - 4 * Q[0][1] ** 2
-    if xp.name == "mpmath":
+    if xp.precise:
         rhs = 1 / mpmath.sqrt(det)
     else:
         rhs = float("nan") if case_gap_too_small(Q) else 1 / math.sqrt(det)
     lhs = _angular_integral(Q, xp)
-    return close(xp.asarray(np.array([lhs], dtype=object if xp.name == "mpmath" else float)),
-                 xp.asarray(np.array([rhs], dtype=object if xp.name == "mpmath" else float)), 1e-9, xp=xp)
+    return close(xp.asarray(np.array([lhs], dtype=object if xp.precise else float)),
+                 xp.asarray(np.array([rhs], dtype=object if xp.precise else float)), 1e-9, xp=xp)
 
 
 def _lemma7_case_3d(**v):
@@ -531,7 +531,7 @@ def _stein1d_case(**v):
 
 def _stein1d(case, xp, second):
     """n = 2, d = 1: both sides of Lemma 11 (or 20) as one-dimensional integrals over x_j ~ N(0, s2)."""
-    mp = xp.name == "mpmath"
+    mp = xp.precise
     lhs, rhs, scale = sf.stein_1d_sides(case.values["x_i"], case.values["b"], case.values["var"], xp, second)
     arr = (lambda v: np.array([v], dtype=object)) if mp else (lambda v: np.array([v], float))
     return close(arr(lhs), arr(rhs), 0.0, atol=1e-10 * scale, xp=xp)

@@ -2,7 +2,7 @@
 the noise cross-term (Lemma 6), and the gradient approximations (Theorems 4 and 5), with the
 claims file's Section 3 issues 3 (squared vs unsquared rates) and 4 (expectation vs realisation).
 
-Statements follow ``shared/papers/goel2026-claims.md``; each reading carries its provenance tag, and
+Statements follow the restatement in docs/papers/goel2026.md; each reading carries its provenance tag, and
 the shared readings (problems, constants, tube, A3, rates) are in attncheck/papers/goel2026/readings.py.
 Data statistics (Sigma_hat, M_hat) are drawn exactly in distribution at O(d^3) per dataset
 (Wishart by Bartlett, noise term Gaussian given the covariates): n reaches 10^9. Measurements behind

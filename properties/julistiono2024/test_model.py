@@ -63,7 +63,7 @@ def lemma_16(case, xp):
                                         "s_tau (gamma_t - gamma_tau)(x_t - x_tau) the models use: two forms of the same "
                                         "printed formula, so this claim does not check that the formula is the "
                                         "gradient. That is checked against torch autograd only in "
-                                        "tests/test_julistiono2024_models.py (both forms; one dataset n = 6, T = 8, "
+                                        "tests/papers/julistiono2024/test_models.py (both forms; one dataset n = 6, T = 8, "
                                         "d = 10, W at scales 0.1, 1, 5, rtol 1e-10)",
                            "tolerance": "entrywise, 1e-9 of the rounding scale of the dense formula (1/n) sum_i "
                                         "|ell'_i| sum_t s_t (|gamma_t| + |gamma_i^T s_i|) |x_tj| |z_ik|"}),

@@ -55,7 +55,7 @@ def test_growth_that_goes_on_over_the_tail_is_still_refuted():
 
 
 def test_growth_that_speeds_up_over_an_insignificant_tail_is_still_refuted():
-    """deng2023 Lemma 4.1 Part 2 at a planted 0.5 (tests/test_engine.py), quick path: three tail points cannot make a
+    """deng2023 Lemma 4.1 Part 2 at a planted 0.5 (tests/engine/test_engine.py), quick path: three tail points cannot make a
     significant fit (1 degree of freedom), but their slope exceeds the whole path's, so the growth has not slowed."""
     n = [10, 100, 1000, 1e4, 1e6, 1e9]
     c = [1.066, 1.206, 1.115, 1.795, 3.396, 15.42]

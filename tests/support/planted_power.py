@@ -4,7 +4,7 @@ Every family is a pair (false claim, twin). The false claim must be REFUTED; the
 must not be (it is true or, for ``eventually-slow``, not refutable on the path). The
 claims use the public API only, as a new user would write them.
 ``attncheck bench --power`` runs each family over 20 seeds in quick and deep and
-prints the refutation shares; ``tests/test_power.py`` runs one seed in CI.
+prints the refutation shares; ``tests/engine/test_power.py`` runs one seed in CI.
 """
 from __future__ import annotations
 

@@ -1,12 +1,12 @@
 """goel2026's readings of the open phrases its claims share (docs/design.md, "Interpretation policy"):
 each is written once here and referenced by every claim that uses it (``Reading.shared``).
 The paper-wide table of docs/papers/goel2026.md summarises them."""
-from attncheck import Reason, Shared, Unchecked
+from attncheck.core.reading import Reason, Shared, Unchecked
 
 RESTATED = Shared(
     "goel2026/restated",
     "The extracted paper lost its formulas: every statement is the restatement of the claims file "
-    "(shared/papers/goel2026-claims.md; docs/papers/goel2026.md, 'Restated statements'), tagged RECOVERED, "
+    "(docs/papers/goel2026.md, 'Restated statements'), tagged RECOVERED, "
     "DERIVED, RECONSTRUCTED or UNKNOWN. Where the constants are RECONSTRUCTED the claim asserts that ours "
     "work; a refutation with them refutes the reconstruction, not the paper's lost constants.")
 

@@ -12,7 +12,7 @@ Conventions
   (entry ((i1-1) n2 + i2, (j1-1) d2 + j2) is A_{i1,j1} B_{i2,j2}) is ``numpy.kron``, and
   (A1 ⊗ A2) vec(X) = vec(A1 X A2^T) holds for the row-major vec: this is Fact A.1. The
   column-major vec gives vec(A2 X A1^T) instead, so Fact A.1 fails for it unless
-  A1 X A2^T = A2 X A1^T (checked in tests/test_models_attention.py).
+  A1 X A2^T = A2 X A1^T (checked in tests/papers/deng2023/test_models_attention.py).
 * Block j0 of 𝖠 (its rows j0 n, ..., j0 n + n - 1) is (A1)_{j0,*} ⊗ A2, hence
   𝖠_{j0} x = ((A1)_{j0,*} X A2^T)^T (Claims C.3, C.5). Row j0 of the n x n score matrix
   S = A1 X A2^T is u_lin(𝖠, x)_{j0} = log u_exp(𝖠, x)_{j0}.

@@ -15,7 +15,7 @@ and per-draw size O(1/n), so that the relative error stays O(N^{-1/2}) at every 
 Notation of the claims file: m = Sigma B^T x, Err = A Sigma B^T - M, delta = mu - m,
 Gamma = C - Sigma; query rows one per draw (exchangeability: E grad L_n is the mean of one
 query row's term). The identities are DERIVED in the module's docstrings and checked
-against the plain estimators in tests/test_goel2026_models.py.
+against the plain estimators in tests/papers/goel2026/test_models.py.
 """
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ import numpy as np
 def level_Q(C0, a0, b0, gap, xp):
     """Q = a sym(C) + b C C^T with C = s C0 (d = 2) and s chosen (bisection in the backend's precision) so that
     lambda_max(2Q) = 1 - gap."""
-    mp = xp.name == "mpmath"
+    mp = xp.precise
     num = mpmath.mpf if mp else float
     sqrt = mpmath.sqrt if mp else math.sqrt
     C0 = [[num(float(c)) for c in row] for row in C0]
@@ -52,7 +52,7 @@ def gap_too_small(Q) -> bool:
 def angular_mean(Q, xp):
     """(1/2pi) int_0^{2pi} dphi / (1 - 2 u^T Q u), u = (cos phi, sin phi): E exp(z^T Q z) after the radial
     integral int_0^inf r e^{-r^2 (1 - 2u^T Q u)/2} dr = 1/(1 - 2u^T Q u)."""
-    if xp.name == "mpmath":  # uQu has period pi: integrate over half a period, split geometrically at the peak
+    if xp.precise:  # uQu has period pi: integrate over half a period, split geometrically at the peak
         phi0 = mpmath.atan2(2 * Q[0][1], Q[0][0] - Q[1][1]) / 2  # direction of the largest eigenvalue
 
         def f(phi):

@@ -86,7 +86,7 @@ def stein_1d_sides(x_i, b, var, xp, second):
     """n = 2, d = 1: both sides of Lemma 11 (or, ``second``, Lemma 20) as one-dimensional integrals over
     x_j ~ N(0, var), and the scale of their terms: (lhs, rhs, scale). float64: scipy adaptive quadrature to
     1e-13 relative on intervals cut at 0, m, x_i; mpmath (backend ``xp``): tanh-sinh on (-inf, 0, m, inf)."""
-    mp = xp.name == "mpmath"
+    mp = xp.precise
     num = mpmath.mpf if mp else float
     xi, b, s2 = num(x_i), num(b), num(var)
     m = s2 * b * xi

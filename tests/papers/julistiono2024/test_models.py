@@ -16,7 +16,7 @@ from attncheck.papers.julistiono2024.models import cone_runs as conv
 from attncheck.papers.julistiono2024.models import mirror_descent as md
 from attncheck.run import loader
 
-CLAIMS = Path(__file__).resolve().parents[1] / "properties" / "julistiono2024"
+CLAIMS = Path(__file__).resolve().parents[3] / "properties" / "julistiono2024"
 
 
 def _eq29_claim():

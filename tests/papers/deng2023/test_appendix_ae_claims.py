@@ -27,7 +27,7 @@ from attncheck.papers.deng2023.strategies.attention import (
 )
 from attncheck.run import loader
 
-CLAIM_FILE = Path(__file__).resolve().parent.parent / "properties" / "deng2023" / "test_appendix_ae.py"
+CLAIM_FILE = Path(__file__).resolve().parents[3] / "properties" / "deng2023" / "test_appendix_ae.py"
 AE_CLAIMS = loader.load([CLAIM_FILE])
 
 

@@ -21,7 +21,7 @@ from attncheck.papers.deng2023.strategies.attention import SelfAttentionCase
 from attncheck.run import loader
 from attncheck.run.session import run_claim as run
 
-loader.load([Path(__file__).resolve().parent.parent / "properties" / "deng2023"])
+loader.load([Path(__file__).resolve().parents[3] / "properties" / "deng2023"])
 THEOREM_D17 = REGISTRY.get("deng2023/theorem-d.17/main")
 THEOREM_62_PART_2 = REGISTRY.get("deng2023/theorem-6.2/part-2")
 THEOREM_11 = REGISTRY.get("deng2023/theorem-1.1/main")

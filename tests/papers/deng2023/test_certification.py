@@ -14,7 +14,7 @@ from attncheck.core.claims import REGISTRY
 from attncheck.papers.deng2023 import certification as declare
 from attncheck.run.loader import load
 
-PROPERTIES = Path(__file__).resolve().parent.parent / "properties"
+PROPERTIES = Path(__file__).resolve().parents[3] / "properties"
 load([PROPERTIES / "deng2023"])
 
 DETERMINISTIC = [c for c in REGISTRY if c.id.startswith("deng2023/") and c.kind.value in ("identity", "inequality")]
