@@ -10,7 +10,6 @@ the claims.
 """
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 import time
@@ -191,10 +190,10 @@ def gather_experiments(submitted: list, out_dir, progress=print) -> Path:
             (out / rel).parent.mkdir(parents=True, exist_ok=True)
             (out / rel).write_bytes(data)
         entries += got
-        progress(f"  experiments {runner.__module__.rsplit('.', 1)[-1]}: {len(got)} entries")
-    path = out / "experiments.json"
-    path.write_text(json.dumps({"experiments": entries}, indent=1) + "\n")
-    return path
+        progress(f"  experiments {runner.__module__}: {len(got)} entries")
+    from attncheck.run import experiments
+
+    return experiments.write(out, entries)
 
 
 def describe(client) -> str:

@@ -37,7 +37,11 @@ def run_all(profile: str, out_dir, seed: int = 0, progress=print, runners=None, 
     out = Path(out_dir)
     (out / "figures").mkdir(parents=True, exist_ok=True)
     entries = [e for runner in (all_runners() if runners is None else runners) for e in runner(profile, out, seed, progress)]
-    doc = {"experiments": [*keep, *entries]}
-    path = out / "experiments.json"
-    path.write_text(json.dumps(doc, indent=1) + "\n")
+    return write(out, [*keep, *entries])
+
+
+def write(out_dir, entries: list[dict]) -> Path:
+    """experiments.json of these entries (the one writer of the file); return its path."""
+    path = Path(out_dir) / "experiments.json"
+    path.write_text(json.dumps({"experiments": entries}, indent=1) + "\n")
     return path
