@@ -129,10 +129,6 @@ def _unary(name):
     return np.frompyfunc(lambda v: Ball(getattr(_arb(v), name)()), 1, 1)
 
 
-def _hull(a: Ball, b: Ball) -> Ball:
-    return Ball(a.x.union(b.x))
-
-
 def _max(a, b):
     a, b = Ball(a), Ball(b)
     if a.x >= b.x:
@@ -223,8 +219,3 @@ class ARB(ObjectXP):
     @staticmethod
     def to_float(a):
         raise TypeError("arb balls are not converted to float64; compare them instead")
-
-
-def hull(a: Ball, b: Ball) -> Ball:
-    """The smallest ball enclosing both."""
-    return _hull(Ball(a), Ball(b))

@@ -59,11 +59,6 @@ def theta_r(Phi, phi, Y, y, theta0, xp):
                       theta0, xp)
 
 
-def test_error(f_value, y_delta):
-    """(6.7) Err = (f(X^i(Delta), theta) - y_Delta)^2."""
-    return (f_value - y_delta) ** 2
-
-
 def project_out(Phi, v, xp):
     """P_Phi^perp v = v - Phi^T K^{-1} Phi v (P_Phi: projector on the span of the rows of Phi)."""
     return v - pinv_apply(Phi, Phi @ v, xp)

@@ -157,12 +157,6 @@ def sigma_norm(A, B, Sigma):
     return np.sqrt(np.sum(lift(A, B, Sigma) ** 2, axis=(-2, -1)))
 
 
-def lifted_gradient(gA, gB, Sigma):
-    """grad_Z F = Sigma_bar^{-1/2} (grad_theta F) Sigma^{-1/2} (Section 1.12), Sigma_bar = diag(I_k, Sigma)."""
-    Si = sym_sqrt(Sigma, -0.5)
-    return np.concatenate([gA @ Si, Si @ gB @ Si], axis=-2)
-
-
 # ---- manifold of global minima ----------------------------------------------------------
 
 def manifold_base(problem: Problem) -> np.ndarray:

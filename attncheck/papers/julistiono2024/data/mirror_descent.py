@@ -31,9 +31,6 @@ class AttData:
     def shape(self) -> tuple[int, int, int]:
         return tuple(np.shape(self.X))
 
-    def with_v(self, v) -> AttData:
-        return AttData(self.X, self.z, self.Y, np.asarray(v, dtype=float))
-
 
 def _unit_rows(a: np.ndarray) -> np.ndarray:
     return a / np.linalg.norm(a, axis=-1, keepdims=True)
