@@ -14,7 +14,7 @@ from pathlib import Path
 from attncheck.report import groups as g
 from attncheck.report import replicates
 from attncheck.report.figures import claim_figure_name
-from attncheck.report.labels import key_evidence, verdict_label
+from attncheck.report.labels import key_evidence, unchecked_line, verdict_label
 from attncheck.report.md import header
 
 e = html.escape
@@ -165,8 +165,7 @@ def _claim(rec: dict, out: Path) -> str:
     parts = g.unchecked(rec)
     scope = (f"<details class='unchecked'><summary>Unchecked ({len(parts)} part{'s' if len(parts) > 1 else ''}: "
              f"{', '.join(sorted({e(p['reason']) for p in parts}))})</summary>"
-             + "".join(f"<p>{e(p['part'])} ({e(p['reason'])}{': ' + e(p['why']) if p['why'] else ''})</p>"
-                       for p in parts) + "</details>") if parts else ""
+             + "".join(f"<p>{e(unchecked_line(p))}</p>" for p in parts) + "</details>") if parts else ""
     trace = f"<details><summary>traceback</summary><pre>{e(ev['traceback'])}</pre></details>" \
         if ev.get("traceback") else ""
     return (f"<article class='claim' id='{e(rec['id'])}' data-col='{e(g.column(rec))}' data-kind='{rec['kind']}'>"

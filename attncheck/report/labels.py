@@ -119,6 +119,13 @@ def certification_line(cert: dict) -> str:
     return f"certified on {_fmt(100 * cert['certified_fraction'])}% of the box ({where}; the sampled verdict stands)"
 
 
+def unchecked_line(part: dict) -> str:
+    """"part (reason: why)", the reason said once where the why already opens with it."""
+    reason, why = part["reason"], part["why"]
+    said = why if why.startswith(reason) else f"{reason}: {why}" if why else reason
+    return f"{part['part']} ({said})"
+
+
 def detail(rec: dict) -> str:
     """Multi-line explanation of a verdict: statement, erratum, counterexample, reading, replay."""
     ev = rec["evidence"]
@@ -143,8 +150,7 @@ def detail(rec: dict) -> str:
     if reading["notes"] or reading["shared"]:
         lines.append("  reading:")
         lines += [f"    {k}: {v}" for k, v in {**reading["notes"], **reading["shared"]}.items()]
-    lines += [f"  unchecked ({u['reason']}): {u['part']}" + (f"; {u['why']}" if u["why"] else "")
-              for u in reading["unchecked"]]
+    lines += [f"  unchecked: {unchecked_line(u)}" for u in reading["unchecked"]]
     lines.append(f"  replay: {ev.get('replay')}")
     return "\n".join(lines)
 

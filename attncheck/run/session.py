@@ -9,7 +9,6 @@ from threadpoolctl import threadpool_limits
 
 from attncheck import certify, engine, papers
 from attncheck.core.claims import Claim, Verdict
-from attncheck.core.paper import Paper
 from attncheck.core.profiles import Profile, get_profile
 from attncheck.report import labels
 from attncheck.run import replay, schedule
@@ -38,7 +37,8 @@ def papers_of(records) -> dict:
     """The papers of these records as results.json describes them: a registered paper's PAPER record, else its key
     as title (a user's own claims)."""
     known = papers.registry()
-    return {key: known[key].to_json() if key in known else Paper(key, key).to_json()
+    unknown = {"arxiv": None, "provenance_tags": []}
+    return {key: known[key].to_json() if key in known else {"title": key, **unknown}
             for key in sorted({r["paper"] for r in records})}
 
 
