@@ -145,7 +145,7 @@ def test_ctrl_c_of_a_report_prints_one_line_and_nothing_from_the_workers(tmp_pat
     import signal
     import time
 
-    from test_plugin import SLOW_FILE, default_sigint
+    from user_claims import SLOW_FILE, default_sigint
 
     f = tmp_path / "slow_claims.py"
     f.write_text(SLOW_FILE)

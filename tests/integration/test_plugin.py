@@ -6,7 +6,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from user_claims import USER_FILE
+from user_claims import SLOW_FILE, USER_FILE, default_sigint
 
 from attncheck.core import record
 
@@ -143,22 +143,6 @@ def test_a_subset_never_replaces_a_complete_report_unless_asked(tmp_path):
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".rep")]  # no staging left behind
 
 
-def default_sigint():
-    """Popen preexec_fn: SIGINT as a terminal gives it (a run launched in the background of a non-interactive shell
-    inherits SIGINT ignored, and Ctrl-C would then reach no process under test)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-SLOW_FILE = USER_FILE + textwrap.dedent('''
-    import time
-
-    @claim("mine/fact-9/slow", kind="inequality", statement="slow", source="user", domain=st.just(1.0))
-    def slow(x, xp):
-        time.sleep(60)
-        return le(xp.asarray(x), 2.0, xp)
-''')
 
 
 @pytest.mark.parametrize("workers", ["0", "2"])

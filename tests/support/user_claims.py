@@ -32,3 +32,21 @@ USER_FILE = textwrap.dedent('''
     def corrected(x, xp):
         return le(xp.asarray(x), 0.9, xp)
 ''')
+
+
+def default_sigint():
+    """Popen preexec_fn: SIGINT as a terminal gives it (a run launched in the background of a non-interactive shell
+    inherits SIGINT ignored, and Ctrl-C would then reach no process under test)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+SLOW_FILE = USER_FILE + textwrap.dedent('''
+    import time
+
+    @claim("mine/fact-9/slow", kind="inequality", statement="slow", source="user", domain=st.just(1.0))
+    def slow(x, xp):
+        time.sleep(60)
+        return le(xp.asarray(x), 2.0, xp)
+''')
