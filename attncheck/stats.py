@@ -2,7 +2,8 @@
 
 Every probability the suite reports comes from here, so the functions are small and
 exact: Clopper-Pearson bounds from the beta distribution, a sequential test whose
-looks are Bonferroni-split, and an OLS power-law fit with a t-interval.
+looks are Bonferroni-split, a t test of Monte Carlo means (expectation claims), and an
+OLS power-law fit with a t-interval.
 """
 from __future__ import annotations
 
@@ -140,41 +141,73 @@ def fit_binomial_power_law(n, failures, draws, alpha: float = 0.05) -> PowerFit:
     return PowerFit(slope, slope - half, slope + half, n.size)
 
 
-
-def mean_se(draws) -> tuple:
-    """Mean and standard error (ddof = 1) of Monte Carlo draws over the first axis."""
-    v = np.asarray(draws, float)
-    return v.mean(axis=0), v.std(axis=0, ddof=1) / np.sqrt(v.shape[0])
+#: one-sided level of the interval that decides an expectation HOLDS' strength ("confirmed")
+CONFIRM_ALPHA = 0.05
 
 
 @dataclass(frozen=True)
-class MeanTest:
-    """A Monte Carlo mean test written as ``lhs <= rhs`` (element-wise): accepted where it holds."""
+class MeanDecision:
+    """One look of :func:`mean_test`, per coordinate (1-d arrays), and its state.
 
-    lhs: object
-    rhs: object
+    ``lower``/``upper``: the multiplicity-adjusted bounds of the mean, each one-sided at the look's level split
+    over the coordinates (and the two sides for ``==``): ``<=`` is refuted when ``lower`` exceeds the tie band
+    and holds early when ``upper`` lies below it (``>=`` mirrored); ``confirm``: the one-sided ``CONFIRM_ALPHA``
+    bound on the claimed side (upper for ``<=``, lower for ``>=``; NaN for ``==``).
+    """
+
+    state: str  # "refute", "holds" or "continue"
+    relation: str
+    mean: np.ndarray
+    se: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    tie: np.ndarray
+    confirm: np.ndarray
+    coordinate: int  # the coordinate closest to (or farthest past) refutation
 
     @property
-    def accepted(self) -> bool:
-        return bool(np.all(np.asarray(self.lhs) <= np.asarray(self.rhs)))
+    def confirmed(self) -> bool:
+        """Every coordinate's one-sided 95% interval lies on the claimed side of 0 (never for ``==``)."""
+        if self.relation == "==":
+            return False
+        return bool(np.all(self.confirm <= 0.0) if self.relation == "<=" else np.all(self.confirm >= 0.0))
 
 
-def mean_within(mean, stderr, bound=None, *, k: float = 5.0, scale=None) -> MeanTest:
-    """Decide a Monte Carlo mean by the normal approximation at ``k`` standard errors.
+def mean_test(values, relation: str, alpha: float, tie=0.0) -> MeanDecision:
+    """Decide ``E[V] {relation} 0`` per coordinate from i.i.d. draws ``values`` (n, m) at level ``alpha``.
 
-    - ``bound`` None, an identity ``E v = 0`` (two-sided, per coordinate): accepted iff
-      ``|mean| <= k * stderr + 1e-300`` (the 1e-300 lets an exact 0 with stderr 0 pass);
-    - ``bound`` a number, an inequality ``E v <= bound`` (one-sided): accepted iff
-      ``mean - (k * stderr + 1e-9 * |scale|) <= bound``, ``scale`` defaulting to ``bound``
-      (1e-9 of it absorbs float64 rounding of an exact tie).
-
-    At k = 5 a true statement is rejected with probability about 5.7e-7 per coordinate
-    (two-sided; 2.9e-7 one-sided) when the mean is normal. This level is not inside the
-    suite's alpha accounting yet: nothing splits it across cases, coordinates or claims
-    (the next issue makes Monte Carlo mean tests an engine kind). Returns the two sides,
-    so that a claim hands the same numbers to its slack.
+    The CLT (Student t) test of each coordinate's mean, Bonferroni-split over the m coordinates (and the
+    two sides of ``==``): refuted when the (1 - alpha/m) one-sided bound of some mean lies on the wrong
+    side of the band [-tie, tie] (``tie``: the float64 rounding of an exact tie, per coordinate, >= 0).
+    ``<=``/``>=`` hold early ("holds": the sequential test may stop) when every interval lies wholly on
+    the claimed side of the band; ``==`` never does. A coordinate whose draws are all equal (sample
+    variance 0, so se = 0) is decided deterministically by the same rule: refuted iff its common value
+    lies past the band on the wrong side. The t interval is exact for Gaussian draws and asymptotically
+    valid for any finite variance (the studentised mean self-normalises heavy tails); per-look levels
+    of a sequential test come from the caller (:func:`looks`, :func:`bonferroni`).
     """
-    if bound is None:
-        return MeanTest(np.abs(mean), k * stderr + 1e-300)
-    tol = k * stderr + 1e-9 * abs(bound if scale is None else scale)
-    return MeanTest(mean - tol, bound)
+    _check_alpha(alpha)
+    if relation not in ("<=", ">=", "=="):
+        raise ValueError(f"relation must be '<=', '>=' or '==', got {relation!r}")
+    v = np.asarray(values, float)
+    v = v.reshape(len(v), -1)
+    n, m = v.shape
+    if n < 2:
+        raise ValueError(f"need at least 2 draws to estimate a mean's standard error, got {n}")
+    tie = np.broadcast_to(np.abs(np.asarray(tie, float)), (m,))
+    mean = v.mean(axis=0)
+    sd = v.std(axis=0, ddof=1)
+    const = np.all(v == v[:1], axis=0)  # all draws equal: the mean is that value (no rounding noise)
+    mean[const], sd[const] = v[0, const], 0.0
+    se = sd / np.sqrt(n)
+    crit = float(_st.t.ppf(1.0 - alpha / (m * (2 if relation == "==" else 1)), n - 1))
+    c95 = float(_st.t.ppf(1.0 - CONFIRM_ALPHA, n - 1))
+    lower, upper = mean - crit * se, mean + crit * se
+    if relation == "<=":
+        wrong, right, confirm = lower - tie, -upper - tie, mean + c95 * se
+    elif relation == ">=":
+        wrong, right, confirm = -upper - tie, lower - tie, mean - c95 * se
+    else:
+        wrong, right, confirm = np.maximum(lower, -upper) - tie, np.full(m, -np.inf), np.full(m, np.nan)
+    state = "refute" if np.any(wrong > 0) else "holds" if np.all(right > 0) else "continue"
+    return MeanDecision(state, relation, mean, se, lower, upper, tie, confirm, int(np.argmax(wrong)))

@@ -41,16 +41,28 @@ class Kind(str, Enum):
     - ASYMPTOTIC: same ``sample``/``evaluate`` but ``evaluate`` returns the ratio whose
       ``probability``-quantile is the implied constant; the constant must stay bounded
       along the scaling ``path``.
+    - EXPECTATION: same ``sample``; ``evaluate(case, R, xp)`` returns per-draw values V of
+      shape (size,) or (size, ...) (one column per coordinate), or a pair ``(lhs, rhs)`` of
+      such arrays (V = lhs - rhs, and float64 rounding of a tie is judged against their
+      magnitude); the claim is ``E[V] {relation} 0`` coordinate-wise, relation ``<=``,
+      ``>=`` or ``==`` (a sequential mean test, :func:`attncheck.stats.mean_test`).
     """
 
     IDENTITY = "identity"
     INEQUALITY = "inequality"
     PROBABILISTIC = "probabilistic"
     ASYMPTOTIC = "asymptotic"
+    EXPECTATION = "expectation"
 
     @property
     def random(self) -> bool:
-        return self in (Kind.PROBABILISTIC, Kind.ASYMPTOTIC)
+        """Draws randomness (``sample``) and shares the suite's alpha (:func:`attncheck.run.session.n_random`)."""
+        return self in (Kind.PROBABILISTIC, Kind.ASYMPTOTIC, Kind.EXPECTATION)
+
+    @property
+    def tested(self) -> bool:
+        """Decided by a sequential test on fresh draws at the engine's per-test level ``alpha_test``."""
+        return self in (Kind.PROBABILISTIC, Kind.EXPECTATION)
 
 
 class Cost(str, Enum):
@@ -187,7 +199,17 @@ def _validate(c: Claim) -> None:
             raise ValueError(f"claim {c.id}: without a scaling path, space must be an attncheck.Space")
         if c.path is not None and not (isinstance(c.space, Space) or callable(c.space)):
             raise ValueError(f"claim {c.id}: space must be a Space or a callable point -> Space")
-    if c.kind.random:
+    if c.kind is Kind.EXPECTATION:
+        if c.sample is None:
+            raise ValueError(f"claim {c.id}: expectation claims need sample(case, rng, size)")
+        if c.probability is not None:
+            raise ValueError(f"claim {c.id}: expectation claims take no probability (the claim is E[V] "
+                             f"{{relation}} 0)")
+        if c.relation not in ("<=", ">=", "=="):
+            raise ValueError(f"claim {c.id}: relation must be '<=', '>=' or '==', got {c.relation!r}")
+        if c.draws is not None and c.draws < 2:
+            raise ValueError(f"claim {c.id}: an expectation needs draws >= 2 (a standard error)")
+    elif c.kind.random:
         if c.sample is None:
             raise ValueError(f"claim {c.id}: {c.kind.value} claims need sample(case, rng, size)")
         if c.probability is None:
@@ -199,7 +221,7 @@ def _validate(c: Claim) -> None:
     if c.eventually and (c.path is None or c.kind is Kind.ASYMPTOTIC):
         raise ValueError(f"claim {c.id}: eventually=True needs a scaling path (asymptotic claims are judged on trends anyway)")
     if c.draws is not None and (not c.kind.random or c.draws < 1):
-        raise ValueError(f"claim {c.id}: draws applies to probabilistic/asymptotic claims and must be >= 1")
+        raise ValueError(f"claim {c.id}: draws applies to probabilistic/asymptotic/expectation claims and must be >= 1")
     if c.certify is not None and c.kind.random:
         raise ValueError(f"claim {c.id}: interval certification applies to identity/inequality claims only")
     if c.dps is not None and not (c.dps and all(isinstance(d, int) and d >= 20 for d in c.dps)

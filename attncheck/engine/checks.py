@@ -241,3 +241,83 @@ class AsymptoticCheck(Check):
 
     def objective(self, case):
         return -self._constant(case, self.crn(), self.claim.mc_sizes(self.budget.crn, self.budget.crn)[1])[0]
+
+
+def mean_values(claim: Claim, case, R, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """(V, scale), each (size, m): an expectation claim's per-draw values and the magnitude of what they compare.
+
+    ``evaluate`` returns V, or a pair (lhs, rhs) with V = lhs - rhs and scale max(|lhs|, |rhs|) (so that
+    float64 rounding of an exact tie is judged against the compared quantities); a bare V is its own scale."""
+    out = claim.evaluate(case, R, precision.F64)
+    if isinstance(out, tuple):
+        lhs, rhs = np.broadcast_arrays(np.asarray(out[0], float), np.asarray(out[1], float))
+        v, scale = lhs - rhs, np.maximum(np.abs(lhs), np.abs(rhs))
+    else:
+        v = np.asarray(out, float)
+        scale = np.abs(v)
+    if v.ndim == 0 or v.shape[0] != size:
+        raise ValueError(f"claim {claim.id}: evaluate must return one value (or row) per draw, "
+                         f"got shape {v.shape} for {size} draws")
+    if not (np.all(np.isfinite(v)) and np.all(np.isfinite(scale))):
+        raise NonFinite(f"expectation values are not finite for case {short(case)}")
+    return v.reshape(size, -1), scale.reshape(size, -1)
+
+
+def mean_case(claim: Claim, case, rng: np.random.Generator, sizes: list[int], alpha: float,
+              margin: float) -> tuple[stats.MeanDecision, int]:
+    """The sequential mean test of one case (:func:`attncheck.stats.mean_test`) on fresh draws from ``rng``.
+
+    ``sizes``: the cumulative draws of the looks (:func:`attncheck.stats.looks`), each look at level ``alpha``;
+    stops at the first look that refutes or holds. A coordinate's tie band is ``margin`` times the mean
+    scale of its draws (the engine's float-rounding margin of deterministic slacks). Returns the last
+    look's decision and the draws it used."""
+    chunks, scales, drawn = [], [], 0
+    for size in sizes:
+        v, scale = mean_values(claim, case, claim.sample(case, rng, size - drawn), size - drawn)
+        chunks.append(v)
+        scales.append(scale)
+        drawn = size
+        d = stats.mean_test(np.concatenate(chunks), claim.relation, alpha,
+                            margin * np.concatenate(scales).mean(axis=0))
+        if d.state != "continue":
+            break
+    return d, drawn
+
+
+def mean_score(d: stats.MeanDecision) -> float:
+    """The tightness score of an expectation case: the least standardised distance of a mean from the
+    wrong side of 0 (negative: on the wrong side), over the coordinates."""
+    signed = {"<=": -d.mean, ">=": d.mean, "==": -np.abs(d.mean)}[d.relation]
+    return float(np.min(signed / np.maximum(np.maximum(d.se, d.tie), 1e-300))) + 0.0  # no -0.0
+
+
+class ExpectationCheck(Check):
+    """E[V] {<=, >=, ==} 0 per coordinate: a sequential mean test on fresh i.i.d. draws of the case."""
+
+    def __call__(self, case, pt, stage, values=None):
+        claim = self.claim
+        sizes = stats.looks(*claim.mc_sizes(self.prof.mc_first, self.prof.mc_budget))
+        d, drawn = mean_case(claim, case, case_rng(self.seed, claim.id, case), sizes, self.alpha_test, self.margin)
+        j, score = d.coordinate, mean_score(d)
+        pt.count(stage)
+        pt.samples += drawn
+        confirm = d.confirm[np.isfinite(d.confirm)]
+        gap = -np.inf if d.relation == "==" else float(-confirm.max() if d.relation == "<=" else confirm.min())
+        pt.min_lower_gap = gap if pt.min_lower_gap is None else min(pt.min_lower_gap, gap)
+        pt.offer(score, values, self.budget.starts)
+        info = {"relation": d.relation, "mean": float(d.mean[j]), "se": float(d.se[j]),
+                "decision_bounds": [float(d.lower[j]), float(d.upper[j])], "tie_band": float(d.tie[j]), "draws": drawn,
+                "coordinate": j, "coordinates": int(d.mean.size), "score": score, "confirmed": d.confirmed,
+                "case": short(case), "found_by": stage,
+                "rng": f"case_rng(seed={self.seed}, claim_id={claim.id!r}, case)"}
+        if pt.worst is None or score < pt.worst["score"]:
+            pt.worst = info
+        if d.state == "refute":
+            raise Violation(dict(info, case=short(case, 4000)))
+        return score
+
+    def objective(self, case):
+        claim = self.claim
+        crn = claim.mc_sizes(self.budget.crn, self.budget.crn)[1]
+        v, scale = mean_values(claim, case, claim.sample(case, self.crn(), crn), crn)
+        return mean_score(stats.mean_test(v, claim.relation, stats.CONFIRM_ALPHA, self.margin * scale.mean(axis=0)))

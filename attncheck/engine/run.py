@@ -9,13 +9,14 @@ import numpy as np
 from attncheck import stats
 from attncheck.core.claims import Claim, Kind, Verdict
 from attncheck.core.profiles import Profile, get_profile
-from attncheck.engine.checks import AsymptoticCheck, DeterministicCheck, ProbabilisticCheck, short
+from attncheck.engine.checks import AsymptoticCheck, DeterministicCheck, ExpectationCheck, ProbabilisticCheck, short
 from attncheck.engine.search import EvaluationFailed, carry_worst, corner_values, search_point, space_of
 from attncheck.engine.verdict import decide
 from attncheck.numeric.precision import Escalation, NonFinite
 
 _CHECKS = {Kind.IDENTITY: DeterministicCheck, Kind.INEQUALITY: DeterministicCheck,
-           Kind.PROBABILISTIC: ProbabilisticCheck, Kind.ASYMPTOTIC: AsymptoticCheck}
+           Kind.PROBABILISTIC: ProbabilisticCheck, Kind.ASYMPTOTIC: AsymptoticCheck,
+           Kind.EXPECTATION: ExpectationCheck}
 
 
 def _tests_per_point(claim: Claim, budget, point) -> int:
@@ -49,7 +50,7 @@ def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_
     esc = Escalation()
     budget = prof.budget(claim.kind.random, claim.cost.value)
     alpha_claim = alpha_test = None
-    if claim.kind is Kind.PROBABILISTIC:
+    if claim.kind.tested:
         alpha_claim, alpha_test = alpha_per_test(claim, prof, n_random_claims)
     seen, checks = [], []
     try:
@@ -83,7 +84,7 @@ def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_
     })
     if prof.scale != 1.0:
         evidence["budget"]["scale"] = prof.scale
-    if claim.kind is Kind.PROBABILISTIC:
+    if claim.kind.tested:
         evidence["alpha_per_test"] = alpha_test
         evidence["alpha_per_claim"] = alpha_claim
     return record(claim, verdict, evidence)

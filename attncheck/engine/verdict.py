@@ -5,7 +5,8 @@
   significantly along the path: a falling one is INCONCLUSIVE with the extrapolated n
   at which it would hold), INCONCLUSIVE when mpmath could not decide some slack,
   HOLDS otherwise. A probabilistic HOLDS is *confirmed* when every case's one-sided 95%
-  lower bound reaches the claim, *not refuted* otherwise.
+  lower bound reaches the claim, *not refuted* otherwise; an expectation HOLDS likewise when
+  every case's one-sided 95% interval of every mean lies on the claimed side of 0 (``==``: never).
 - Asymptotic claims: judged on the trend of the implied constant along the path.
 - A certificate (interval branch and bound) may upgrade HOLDS to CERTIFIED or refute.
 """
@@ -149,7 +150,7 @@ def failure_trend(points: list[Point]) -> dict | None:
 
 
 def _strength(claim: Claim, points: list[Point]) -> str | None:
-    if claim.kind is not Kind.PROBABILISTIC:
+    if not claim.kind.tested:  # probabilistic and expectation claims
         return None
     gaps = [p.min_lower_gap for p in points if p.min_lower_gap is not None]
     return "confirmed" if gaps and min(gaps) >= 0 else "not refuted"

@@ -81,6 +81,17 @@ def _probabilistic(ax, path: list[dict]) -> None:
         ax.plot(*zip(*bad, strict=False), "rx", ms=10, mew=2, label="refuted at this n")
 
 
+def _expectation(ax, path: list[dict]) -> None:
+    n = [_n(p["point"]) for p in path]
+    ax.plot(n, [p["worst"]["score"] for p in path], "o-", label="worst standardised margin (mean / se)")
+    ax.axhline(0.0, color="k", ls="--", lw=1, label="E = 0 (wrong side below)")
+    ax.set_xscale("log")
+    ax.set_ylabel("standardised margin")
+    bad = [(_n(p["point"]), p["worst"]["score"]) for p in path if p["refuted"]]
+    if bad:
+        ax.plot(*zip(*bad, strict=False), "rx", ms=10, mew=2, label="refuted at this n")
+
+
 def claim_figure(r: dict, out_dir) -> Path | None:
     """Draw the figure of one record into ``out_dir``; None when the claim has no path."""
     path = r["evidence"].get("path")
@@ -93,6 +104,8 @@ def claim_figure(r: dict, out_dir) -> Path | None:
         ax.set_ylabel("max over cases of C*(n)")
     elif r["kind"] in ("identity", "inequality"):
         _deterministic(ax, r, path)
+    elif r["kind"] == "expectation":
+        _expectation(ax, path)
     else:
         _probabilistic(ax, path)
     if "holds_from" in r["evidence"]:

@@ -9,7 +9,9 @@ from collections import Counter, OrderedDict
 
 from attncheck.report.labels import natural_key
 
-#: the headline's verdict columns: HOLDS split by strength (probabilistic claims)
+#: the headline's verdict columns: HOLDS split by strength (probabilistic and expectation claims)
+#: kinds decided by a sequential test, whose HOLDS has a strength ("confirmed" or "not refuted")
+TESTED = ("probabilistic", "expectation")
 COLUMNS = ("CERTIFIED", "HOLDS", "HOLDS confirmed", "HOLDS not refuted", "ERRATUM", "REFUTED", "INCONCLUSIVE",
            "ERROR")
 
@@ -22,8 +24,8 @@ def paper_title(doc: dict, paper: str) -> str:
 
 
 def column(rec: dict) -> str:
-    """The headline column of a record: its verdict, with a probabilistic HOLDS split by strength."""
-    if rec["verdict"] == "HOLDS" and rec["kind"] == "probabilistic":
+    """The headline column of a record: its verdict, with a probabilistic or expectation HOLDS split by strength."""
+    if rec["verdict"] == "HOLDS" and rec["kind"] in TESTED:
         strength = rec["evidence"].get("strength")
         return f"HOLDS {strength}" if strength in ("confirmed", "not refuted") else "HOLDS"
     return rec["verdict"]

@@ -113,7 +113,8 @@ def _headline(paper: str, recs: list[dict]) -> list[str]:
         out.append("<p>Main-text theorems:</p><ul>" + "".join(
             f"<li>{_link(r)}: {_verdict(r)}</li>" for r in mains) + "</ul>")
     out.append(f"<p>{len(recs)} claims by verdict (a probabilistic HOLDS is <i>confirmed</i> when every case's "
-               "one-sided 95% lower bound reaches the claim, <i>not refuted</i> when an estimate falls short of it "
+               "one-sided 95% lower bound reaches the claim (an expectation HOLDS: when every mean's one-sided 95% "
+               "interval lies on the claimed side of 0), <i>not refuted</i> when an estimate falls short of it "
                "without significance):</p>" + _counts_table(g.counts(recs)))
     out.append(f"<p>Certification (proved over the declared box, not sampled): {e(g.certification_text(recs))}.</p>")
     out.append(f"<p>Scope: {e(g.scope_text(recs))}.</p>")

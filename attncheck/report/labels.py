@@ -85,6 +85,12 @@ def key_evidence(rec: dict) -> str:
                          f"(95% CI [{_fmt(lo)}, {_fmt(hi)}]; multiplicity-adjusted [{_fmt(alo)}, {_fmt(ahi)}])")
         if path:
             parts.append(f"n <= {_fmt(path[-1]['point'])}")
+    elif kind == "expectation":
+        worsts = [p["worst"] for p in path if p.get("worst")] if path else [ev.get("worst")]
+        if worsts and worsts[0]:
+            parts.append(expectation_line(min(worsts, key=lambda w: w["score"]), rec.get("relation")))
+        if path:
+            parts.append(f"n <= {_fmt(path[-1]['point'])}")
     else:
         worsts = [p["worst"] for p in path if p.get("worst")] if path else [ev.get("worst")]
         if worsts and worsts[0]:
@@ -100,6 +106,14 @@ def key_evidence(rec: dict) -> str:
     if esc.get("escalated"):
         parts.append(f"{esc['escalated']} escalated to mpmath")
     return "; ".join(parts)
+
+
+def expectation_line(worst: dict, relation: str | None) -> str:
+    """The worst case of an expectation claim: its mean, standard error and multiplicity-adjusted interval."""
+    lo, hi = worst["decision_bounds"]
+    coord = f", coordinate {worst['coordinate']} of {worst['coordinates']}" if worst["coordinates"] > 1 else ""
+    return (f"worst mean {_fmt(worst['mean'])} (se {_fmt(worst['se'])}, {worst['draws']} draws{coord}) "
+            f"vs E {relation} 0 (multiplicity-adjusted [{_fmt(lo)}, {_fmt(hi)}])")
 
 
 def certification_line(cert: dict) -> str:
@@ -167,11 +181,14 @@ def table(records: list[dict]) -> list[str]:
 
 
 def strength_counts(records: list[dict]) -> str:
-    """"; probabilistic HOLDS: k confirmed, m not refuted" (empty when there are none)."""
-    s = [r["evidence"].get("strength") for r in records if r["verdict"] == "HOLDS" and r["kind"] == "probabilistic"]
-    if not s:
-        return ""
-    return f"; probabilistic HOLDS: {s.count('confirmed')} confirmed, {s.count('not refuted')} not refuted"
+    """"; probabilistic HOLDS: k confirmed, m not refuted" and the same for expectation claims (empty when there
+    are none)."""
+    out = ""
+    for kind in ("probabilistic", "expectation"):
+        s = [r["evidence"].get("strength") for r in records if r["verdict"] == "HOLDS" and r["kind"] == kind]
+        if s:
+            out += f"; {kind} HOLDS: {s.count('confirmed')} confirmed, {s.count('not refuted')} not refuted"
+    return out
 
 
 def natural_key(text: str) -> list:

@@ -37,7 +37,8 @@ def summary(doc: dict, exps: dict | None) -> str:
         lines.append(f"| [{paper}]({paper}.html) | {len(recs)} | " + " | ".join(str(c[k] or "") for k in g.COLUMNS)
                      + f" | {mains or '-'} |")
     lines += ["", "A probabilistic HOLDS is *confirmed* when every case's one-sided 95% lower bound reaches the "
-              "claimed probability, *not refuted* when some estimate falls short of it without significance.", "",
+              "claimed probability (an expectation HOLDS: when every mean's one-sided 95% interval lies on the claimed "
+              "side of 0), *not refuted* when some estimate falls short of it without significance.", "",
               "Certification (CERTIFIED: proved over the declared box, not sampled: identities rewritten to 0 by SymPy "
               "(symbolic), inequalities by sign factors on arb intervals (symbolic-interval) or by arb balls "
               "(interval); each claim's evidence names its route):", "",
