@@ -357,3 +357,51 @@ _user_step("composite-filter", "the triangle x, y >= 0, x + y <= 1 by .filter: f
            0.30, 0.33, pick=lambda c: c[0])
 _user_step("composite-one-of", "st.one_of(st.floats(0, 1), st.floats(10, 11)): false on [10.50, 10.56] (3% of "
            "the draws)", st.one_of(st.floats(0, 1), st.floats(10, 11)), 10.50, 10.56)
+
+
+# 5. Expectation claims (issue 27, item 5): E[X] <= b decided by the sequential mean test on fresh draws.
+#    A margin of a tenth of the noise's sd on a tenth of the range, and heavy (Student t, 3 dof) tails.
+def _tent(t, top=0.62, half=0.05):
+    """1 at t = top, falling linearly to 0 at top +- half (10% of [0, 1])."""
+    return max(0.0, 1.0 - abs(t - top) / half)
+
+
+def _gauss(c, rng, size):
+    return rng.standard_normal(size)
+
+
+def _t3(c, rng, size):
+    return rng.standard_t(3, size)
+
+
+B = 0.3  # the bound, a float constant (the twin attains it exactly)
+
+
+@planted("expectation-margin", "false", "E[X] <= b with X ~ N(b + 0.1 tent(t), 1): 0.1 sd above b on 10% of t",
+         kind="expectation", relation="<=", space=Space(t=Real(0, 1)), cost="cheap", sample=_gauss,
+         statement=r"E[b + 0.1\,\mathrm{tent}(t) + Z] \le b")
+def margin_false(c, Z, xp):
+    return B + 0.1 * _tent(c["t"]) + Z, B
+
+
+@planted("expectation-margin", "twin", kind="expectation", relation="<=", space=Space(t=Real(0, 1)), cost="cheap",
+         sample=_gauss, statement=r"E[b - 0.1\,(1 - \mathrm{tent}(t)) + Z] \le b (exactly b at t = 0.62)")
+def margin_twin(c, Z, xp):
+    return B - 0.1 * (1.0 - _tent(c["t"])) + Z, B
+
+
+def _scale(t):
+    return 0.5 + 1.5 * t
+
+
+@planted("expectation-heavy", "false", "E[X] <= b with X = b + 0.3 t + (0.5 + 1.5 t) T_3 (Student t, 3 dof: "
+         "infinite fourth moment): 0.09 sd above b at t = 1", kind="expectation", relation="<=",
+         space=Space(t=Real(0, 1)), cost="cheap", sample=_t3, statement=r"E[b + 0.3t + s(t) T_3] \le b")
+def heavy_false(c, T, xp):
+    return B + 0.3 * c["t"] + _scale(c["t"]) * T, B
+
+
+@planted("expectation-heavy", "twin", kind="expectation", relation="<=", space=Space(t=Real(0, 1)), cost="cheap",
+         sample=_t3, statement=r"E[b + s(t) T_3] \le b (exactly b for every t)")
+def heavy_twin(c, T, xp):
+    return B + _scale(c["t"]) * T, B

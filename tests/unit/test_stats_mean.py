@@ -6,7 +6,7 @@ import pytest
 from attncheck.stats import mean_test
 
 
-def _draws(offset_in_se, size=4000, seed=0, m=None):
+def _draws(offset_in_se, size=4000, seed=0):
     """Draws whose sample mean lies exactly ``offset_in_se`` sample standard errors above 0."""
     z = np.random.default_rng(seed).standard_normal(size)
     z = (z - z.mean()) / (z.std(ddof=1) / np.sqrt(size))  # mean 0, standard error 1
