@@ -167,10 +167,11 @@ class MeanDecision:
 
     @property
     def confirmed(self) -> bool:
-        """Every coordinate's one-sided 95% interval lies on the claimed side of 0 (never for ``==``)."""
+        """Every coordinate's one-sided 95% bound lies on the claimed side of 0, ties within the band included
+        (never for ``==``)."""
         if self.relation == "==":
             return False
-        return bool(np.all(self.confirm <= 0.0) if self.relation == "<=" else np.all(self.confirm >= 0.0))
+        return bool(np.all(self.confirm <= self.tie) if self.relation == "<=" else np.all(self.confirm >= -self.tie))
 
 
 def mean_test(values, relation: str, alpha: float, tie=0.0) -> MeanDecision:

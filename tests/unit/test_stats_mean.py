@@ -62,6 +62,8 @@ def test_a_constant_is_decided_deterministically_within_the_tie_band():
     assert mean_test(np.full(50, 1e-9), "<=", 0.01, tie=1e-11).state == "refute"
     assert mean_test(np.full(50, -1e-9), "<=", 0.01, tie=1e-11).state == "holds"
     assert mean_test(np.zeros(50), ">=", 0.01).confirmed  # an exact 0 lies on the claimed side
+    assert mean_test(tie, "<=", 0.01, tie=1e-11 * 0.3).confirmed  # so does a tie within the band
+    assert not mean_test(tie, "<=", 0.01).confirmed
 
 
 def test_rounding_noise_around_a_tie_is_not_a_violation():
