@@ -301,8 +301,7 @@ class ExpectationCheck(Check):
         j, score = d.coordinate, mean_score(d)
         pt.count(stage)
         pt.samples += drawn
-        gap = -np.inf if d.relation == "==" else float(np.min(d.tie - d.confirm if d.relation == "<=" else
-                                                             d.confirm + d.tie))  # >= 0: confirmed at this case
+        gap = 0.0 if d.confirmed else -np.inf  # the verdict's strength: >= 0 at every case is "confirmed"
         pt.min_lower_gap = gap if pt.min_lower_gap is None else min(pt.min_lower_gap, gap)
         pt.offer(score, values, self.budget.starts)
         info = {"relation": d.relation, "mean": float(d.mean[j]), "se": float(d.se[j]),

@@ -405,3 +405,22 @@ def heavy_false(c, T, xp):
          sample=_t3, statement=r"E[b + s(t) T_3] \le b (exactly b for every t)")
 def heavy_twin(c, T, xp):
     return B + _scale(c["t"]) * T, B
+
+
+def _lognormal(c, rng, size):
+    """L - E L for L lognormal(0, 1): mean 0, skewness 6.2 (the sample mean is usually below E L, rarely far above)."""
+    return rng.lognormal(0.0, 1.0, size) - math.exp(0.5)
+
+
+@planted("expectation-skewed", "false", "E[X] >= b with X = b - 0.3 t + (0.5 + 1.5 t)(L - E L), L lognormal(0, 1) "
+         "(skewness 6.2, the side where the t statistic's tail is heavy): 0.07 sd below b at t = 1",
+         kind="expectation", relation=">=", space=Space(t=Real(0, 1)), cost="cheap", sample=_lognormal,
+         statement=r"E[b - 0.3t + s(t)(L - E L)] \ge b")
+def skewed_false(c, L, xp):
+    return B - 0.3 * c["t"] + _scale(c["t"]) * L, B
+
+
+@planted("expectation-skewed", "twin", kind="expectation", relation=">=", space=Space(t=Real(0, 1)), cost="cheap",
+         sample=_lognormal, statement=r"E[b + s(t)(L - E L)] \ge b (exactly b for every t)")
+def skewed_twin(c, L, xp):
+    return B + _scale(c["t"]) * L, B
