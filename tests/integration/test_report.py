@@ -145,3 +145,26 @@ def test_gitignore_lists_no_tracked_file():
 
         pytest.skip("not a git checkout")
     assert res.stdout.strip() == ""
+
+
+def test_expectation_records_render_with_their_mean_and_figure(tmp_path):
+    """An expectation claim along a path: the table line names the worst mean and its bounds, the headline
+    counts its strength, and it gets a figure."""
+    import numpy as np
+
+    from attncheck import Real, Space, claim
+    from attncheck.core.claims import Registry
+
+    @claim("planted/expect/path", kind="expectation", relation="<=", path={"quick": [10, 100]}, draws=500,
+           space=lambda n: Space(t=Real(0, 1)), sample=lambda c, rng, size: rng.standard_normal(size),
+           statement=r"E[Z - 1 - t] \le 0", source="planted", cost="cheap", registry=Registry())
+    def expect(case, Z, xp):
+        return Z - 1.0 - case["t"], np.zeros(len(Z))
+
+    rec = run(expect, "quick", seed=0)
+    assert rec["verdict"] == "HOLDS" and rec["evidence"]["strength"] == "confirmed"
+    out = report.write(tmp_path, [rec], {"profile": "quick", "seed": 0})
+    assert (out / "figures" / "planted_expect_path.png").stat().st_size > 1000
+    line = labels.key_evidence(rec)
+    assert line.startswith("worst mean -") and "vs E <= 0 (multiplicity-adjusted [" in line
+    assert labels.table([rec])[-1].endswith("; expectation HOLDS: 1 confirmed, 0 not refuted")
