@@ -97,7 +97,7 @@ class Point:
             if "constants" in n:
                 self.constants += 1
                 self.constant_case = self.constant_case or shown
-            if "undecided" in n and len(self.undecided_cases) < keep:
+            if "undecided" in n and len(self.undecided_cases) < keep and shown not in self.undecided_cases:
                 self.undecided_cases.append(shown)
 
     def tightest(self) -> list[dict]:
