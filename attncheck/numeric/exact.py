@@ -23,8 +23,9 @@ from fractions import Fraction
 
 import numpy as np
 import sympy
+from flint import arb
 
-from attncheck.numeric.interval import ObjectXP, Undecided, as_scalar
+from attncheck.numeric.interval import ARB, ObjectXP, Undecided, as_scalar
 
 #: operations of one exact evaluation (each arithmetic operation or function of one value)
 MAX_OPS = 20_000
@@ -34,6 +35,8 @@ MAX_SIZE = 4_000
 MAX_POWER = 4_096
 #: largest denominator of the rational a float constant is read as
 DENOMINATOR = 10**6
+#: working precisions (bits) of the arb balls that decide a nonzero sign
+BALL_BITS = (128, 512, 4096)
 
 
 class TooLarge(ArithmeticError):
@@ -76,22 +79,59 @@ def floats_of(obj, out: set | None = None) -> set:
 
 
 def _forms(e):
-    """The expression, then cheap rewritings that expose a structural zero (logs combined or split)."""
+    """The expression, then rewritings that expose a structural zero: logs combined or split, each only where
+    SymPy knows the arguments positive (never ``force``: log(-2) + log(-3) is not log 6)."""
     yield e
-    yield sympy.logcombine(e, force=True)
-    yield sympy.expand_log(e, force=True, factor=True)
+    yield sympy.logcombine(e)
+    yield sympy.expand_log(e, factor=True)
+
+
+def _ball(e) -> arb:
+    """An arb ball enclosing the number ``e`` at the current precision (TypeError for what it cannot enclose)."""
+    if e.is_Rational:
+        return arb(int(e.p)) / arb(int(e.q))
+    if e is sympy.E:
+        return arb(1).exp()
+    if e is sympy.pi:
+        return arb.pi()
+    args = [_ball(a) for a in e.args]
+    if e.is_Add:
+        return sum(args[1:], args[0])
+    if e.is_Mul:
+        out = args[0]
+        for a in args[1:]:
+            out = out * a
+        return out
+    if e.is_Pow:
+        base, power = e.args
+        if power.is_Integer:
+            return args[0] ** int(power)
+        if power == sympy.S.Half:
+            return args[0].sqrt()
+        return (args[1] * args[0].log()).exp()  # a positive base (nan ball otherwise: decides nothing)
+    for f, g in ((sympy.exp, arb.exp), (sympy.log, arb.log), (sympy.Abs, abs)):
+        if isinstance(e, f):
+            return g(args[0])
+    raise TypeError(f"no ball for {type(e).__name__}")
 
 
 def sign(e) -> int | None:
-    """+1 / -1 / 0 for a positive / negative / zero number, decided exactly (SymPy's assumptions and its
-    error-controlled evalf); None when no form decides it."""
+    """+1 / -1 / 0 for a positive / negative / zero number, decided exactly: 0 only where a form of it is the
+    rational 0 (a structural zero), +-1 where an arb ball encloses it away from 0 (at up to 4096 bits); None
+    otherwise. SymPy's own numeric sign is never used (it can call an exact zero negative)."""
     for form in _forms(e):
-        if form.is_zero:
-            return 0
-        if form.is_extended_positive:
-            return 1
-        if form.is_extended_negative:
-            return -1
+        if form.is_Rational:
+            return (form.p > 0) - (form.p < 0)
+    for prec in BALL_BITS:
+        with ARB(prec).context():
+            try:
+                v = _ball(e)
+            except TypeError:
+                return None
+            if v > 0:
+                return 1
+            if v < 0:
+                return -1
     return None
 
 
