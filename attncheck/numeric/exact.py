@@ -3,7 +3,7 @@
 A case's inputs are float64 numbers, hence rationals, so an evaluator written against ``xp`` and run on
 :class:`EXACT` computes its slack as a SymPy expression in those rationals, with no rounding at all. Its sign is
 decided exactly where SymPy can (``exp(-log 5) - 1/5`` is 0); a tie no rewriting settles (an irrational one, such
-as ``exp(sqrt(2 + sqrt 3)) - exp((sqrt 6 + sqrt 2)/2)``) or an operation the backend lacks stays undecided, with
+as ``exp(sqrt(2 + sqrt 3)) - exp(sqrt 6/2) exp(sqrt 2/2)``) or an operation the backend lacks stays undecided, with
 the reason.
 
 *Reading* (``reading=True``): every float the evaluation meets that is not one of the case's inputs is a constant
@@ -13,8 +13,9 @@ vanishes under the reading is below the rounding of the evaluator's own constant
 1/5), never a counterexample.
 
 The cost is bounded without a clock: an evaluation stops (:class:`TooLarge`) after :data:`MAX_OPS` operations, at
-a value of more than :data:`MAX_SIZE` nodes, or at a power whose exponent's numerator or denominator exceeds
-:data:`MAX_POWER`.
+a value of more than :data:`MAX_SIZE` nodes, or at a rational power (``x ** r``, or ``exp(r log b)``, which SymPy
+turns into ``b ** r``) whose exponent is not small: a numerator above :data:`MAX_POWER` or a denominator that does
+not divide :data:`ROOTS` (SymPy's exact powers of integers with large denominators do not finish).
 """
 from __future__ import annotations
 
@@ -31,8 +32,11 @@ from attncheck.numeric.interval import ARB, ObjectXP, Undecided, as_scalar
 MAX_OPS = 20_000
 #: nodes of one value, counted as a tree (shared subexpressions count each time)
 MAX_SIZE = 4_000
-#: largest numerator or denominator of an exponent
+#: largest numerator of a rational exponent
 MAX_POWER = 4_096
+#: every denominator of a rational exponent divides this (square, cube, 4th, 6th, 8th roots...): sums of such
+#: exponents keep it, so a product of powers of one base never has a larger denominator
+ROOTS = 24
 #: largest denominator of the rational a float constant is read as
 DENOMINATOR = 10**6
 #: working precisions (bits) of the arb balls that decide a nonzero sign
@@ -79,11 +83,21 @@ def floats_of(obj, out: set | None = None) -> set:
 
 
 def _forms(e):
-    """The expression, then rewritings that expose a structural zero: logs combined or split, each only where
-    SymPy knows the arguments positive (never ``force``: log(-2) + log(-3) is not log 6)."""
+    """The expression, then rewritings that expose a structural zero: logs combined (``r log b`` as ``log b**r``,
+    only for small exponents r) or split (``log 6`` as ``log 2 + log 3``, only for integers below 2^64: they are
+    factored), each only where SymPy knows the arguments positive (never ``force``: log(-2) + log(-3) is not log 6)."""
     yield e
-    yield sympy.logcombine(e)
-    yield sympy.expand_log(e, factor=True)
+    logs = e.atoms(sympy.log)
+    if not logs:
+        return
+    coefficients = [sympy.Mul(*[f for f in sympy.Mul.make_args(t) if not isinstance(f, sympy.log)])
+                    for t in sympy.Add.make_args(sympy.expand_mul(e)) if t.has(sympy.log)]
+    if all(_small(r) for r in coefficients):
+        yield sympy.logcombine(e)
+    if all(max(abs(r.p), r.q) < 2**64 for g in logs for r in g.args[0].atoms(sympy.Rational)):
+        yield sympy.expand_log(e, factor=True)
+    else:
+        yield sympy.expand_log(e)
 
 
 def _ball(e) -> arb:
@@ -190,10 +204,25 @@ class Ex:
         return f"Ex({self.e})"
 
 
+def _small(r) -> bool:
+    """A rational exponent SymPy powers integers by in bounded work; an irrational one is never expanded."""
+    return not r.is_Rational or (abs(r.p) <= MAX_POWER and ROOTS % r.q == 0)
+
+
 def _power(a, b):
-    if b.is_Rational and max(abs(b.p), b.q) > MAX_POWER:
-        raise TooLarge(f"power with exponent {b} (numerator or denominator over {MAX_POWER})")
+    if not _small(b):
+        raise TooLarge(f"power with exponent {b} (numerator over {MAX_POWER} or a denominator not dividing {ROOTS})")
     return a ** b
+
+
+def _exp(v):
+    """exp, refusing ``exp(r log b)`` for an exponent r that is not small (SymPy makes it ``b ** r``)."""
+    for term in sympy.Add.make_args(v):
+        if term.has(sympy.log):
+            r = sympy.Mul(*[f for f in sympy.Mul.make_args(term) if not isinstance(f, sympy.log)])
+            if not _small(r):
+                raise TooLarge(f"exp({_short(term)}): a power with an exponent that is not small")
+    return sympy.exp(v)
 
 
 class EXACT(ObjectXP):
@@ -210,9 +239,9 @@ class EXACT(ObjectXP):
         self.ops = 0
         self.readings: dict[float, Fraction] = {}
         self._convert = np.frompyfunc(self._lift_strict, 1, 1)
-        self._exp, self._log = self._unary(sympy.exp), self._unary(sympy.log)
+        self._exp, self._log = self._unary(_exp), self._unary(sympy.log)
         self._log1p = self._unary(lambda v: sympy.log(1 + v))
-        self._expm1 = self._unary(lambda v: sympy.exp(v) - 1)
+        self._expm1 = self._unary(lambda v: _exp(v) - 1)
         self._sqrt, self._abs = self._unary(sympy.sqrt), self._unary(sympy.Abs)
         self._max = np.frompyfunc(lambda a, b: self._pick(a, b, larger=True), 2, 1)
         self._min = np.frompyfunc(lambda a, b: self._pick(a, b, larger=False), 2, 1)

@@ -122,6 +122,10 @@ def test_the_exact_evaluation_is_bounded_without_a_clock():
     assert out.signs == [None] and "TooLarge" in out.why
     out = exact.decide(lambda xp, idx: Slack(xp.asarray(1.1) ** xp.asarray(1e9), 1.0), [0])
     assert out.signs == [None] and "exponent" in out.why
+    # n^-a as exp(-a log n) with a drawn float: SymPy's exact 360^(-0.0999) does not finish; it is refused at once
+    out = exact.decide(lambda xp, idx: Slack(xp.exp(xp.asarray(-0.0999) * xp.log(xp.asarray(360.0))), 1.0), [0])
+    assert out.signs == [None] and "not small" in out.why
+    assert exact.decide(lambda xp, idx: Slack(xp.exp(xp.log(xp.asarray(360.0)) / 2) - 6, 1.0), [0]).signs == [1]
 
 
 def test_the_exact_backend_compares_and_picks_exactly():
