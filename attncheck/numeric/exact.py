@@ -90,8 +90,8 @@ def _forms(e):
     logs = e.atoms(sympy.log)
     if not logs:
         return
-    coefficients = [sympy.Mul(*[f for f in sympy.Mul.make_args(t) if not isinstance(f, sympy.log)])
-                    for t in sympy.Add.make_args(sympy.expand_mul(e)) if t.has(sympy.log)]
+    products = e.find(lambda t: t.is_Mul and any(isinstance(f, sympy.log) for f in t.args))
+    coefficients = [sympy.Mul(*[f for f in t.args if not isinstance(f, sympy.log)]) for t in products]
     if all(_small(r) for r in coefficients):
         yield sympy.logcombine(e)
     if all(max(abs(r.p), r.q) < 2**64 for g in logs for r in g.args[0].atoms(sympy.Rational)):
