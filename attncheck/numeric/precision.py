@@ -241,7 +241,7 @@ def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = N
     precision leaves undecided is evaluated once exactly (:func:`exact.decide`).
 
     ``inputs`` (the case, or None): its floats are the case's inputs, every other float the
-    evaluation meets is a constant of the evaluator. Given, an escalated element that fails by
+    evaluation meets is a constant of the evaluator. Given, an element that fails by
     at most :data:`ROUNDING` relative is re-evaluated exactly with those constants read as the
     short rationals they round: if it then holds, the violation was the constants' rounding (it
     holds, with a note naming them); if that cannot be decided, it is undecided; if it still
@@ -261,11 +261,24 @@ def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = N
     rel = _relative(value, scale)
     stats.evaluated += value.size
     amb = np.flatnonzero(~finite | (np.abs(value) <= margin * np.abs(scale)))
-    if amb.size == 0:
-        return Decided(ok, value, scale, np.zeros(value.shape, bool), rel)
-    stats.escalated += amb.size
     undecided = np.zeros(value.shape, bool)
-    pending = amb
+    notes = []
+    if amb.size:
+        stats.escalated += amb.size
+        pending = _escalate(evaluate, amb, ok, value, scale, rel, finite, stats, schedule)
+        if pending.size:
+            pending = _exactly(evaluate, pending, ok, value, rel, finite, stats, notes)
+        undecided[pending] = True
+        stats.undecided += pending.size
+        ok[pending] = False
+    if inputs is not None:
+        _constants(evaluate, ok, undecided, rel, inputs, stats, notes)
+    return Decided(ok, value, scale, undecided, rel, tuple(notes))
+
+
+def _escalate(evaluate, pending, ok, value, scale, rel, finite, stats, schedule) -> np.ndarray:
+    """Re-evaluate the ambiguous elements in mpmath at each precision of ``schedule`` (see :func:`holds`); update
+    them in place and return those still undecided."""
     zero_seen = np.zeros(value.shape, bool)
     for dps in schedule:
         stats.max_dps = max(stats.max_dps, dps)
@@ -296,15 +309,7 @@ def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = N
             pending = np.asarray(still, dtype=int)
         if pending.size == 0:
             break
-    notes = []
-    if pending.size:
-        pending = _exactly(evaluate, pending, ok, value, rel, finite, stats, notes)
-    undecided[pending] = True
-    stats.undecided += pending.size
-    ok[pending] = False
-    if inputs is not None:
-        _constants(evaluate, amb, ok, undecided, rel, inputs, stats, notes)
-    return Decided(ok, value, scale, undecided, rel, tuple(notes))
+    return pending
 
 
 def _exactly(evaluate, pending, ok, value, rel, finite, stats, notes) -> np.ndarray:
@@ -325,9 +330,9 @@ def _exactly(evaluate, pending, ok, value, rel, finite, stats, notes) -> np.ndar
     return np.asarray(still, dtype=int)
 
 
-def _constants(evaluate, amb, ok, undecided, rel, inputs, stats, notes) -> None:
+def _constants(evaluate, ok, undecided, rel, inputs, stats, notes) -> None:
     """Re-check tiny violations with the evaluator's float constants read as rationals (see :func:`holds`)."""
-    tiny = [int(i) for i in amb if not ok[i] and not undecided[i] and abs(rel[i]) <= ROUNDING]
+    tiny = [int(i) for i in np.flatnonzero(~ok & ~undecided & (np.abs(rel) <= ROUNDING))]
     if not tiny:
         return
     ex = exact.decide(evaluate, tiny, exact.floats_of(inputs), reading=True)
