@@ -57,10 +57,11 @@ def read(c: float) -> Fraction | None:
     return q if float(q) == c else None
 
 
-def floats_of(obj, out: set | None = None) -> set:
-    """The float values in a case (numbers, arrays, sequences, dicts, dataclasses, named tuples): its inputs."""
+def floats_of(obj, out: set | None = None, depth: int = 6) -> set:
+    """The float values in a case, its inputs: numbers, arrays, sequences, dicts, and the attributes of objects
+    (dataclasses, named tuples, plain classes), ``depth`` levels down."""
     out = set() if out is None else out
-    if isinstance(obj, (bool, np.bool_)):
+    if depth < 0 or isinstance(obj, (bool, np.bool_, str, bytes, type)):
         return out
     if isinstance(obj, (float, np.floating)):
         out.add(float(obj))
@@ -69,16 +70,15 @@ def floats_of(obj, out: set | None = None) -> set:
             out.update(float(v) for v in np.unique(obj))
         elif obj.dtype == object:
             for v in obj.ravel():
-                floats_of(v, out)
-    elif isinstance(obj, (list, tuple, set, frozenset)):
-        for v in obj:
-            floats_of(v, out)
-    elif isinstance(obj, dict):
-        for v in obj.values():
-            floats_of(v, out)
-    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+                floats_of(v, out, depth - 1)
+    elif isinstance(obj, (list, tuple, set, frozenset, dict)):
+        for v in obj.values() if isinstance(obj, dict) else obj:
+            floats_of(v, out, depth - 1)
+    elif dataclasses.is_dataclass(obj):
         for f in dataclasses.fields(obj):
-            floats_of(getattr(obj, f.name), out)
+            floats_of(getattr(obj, f.name), out, depth - 1)
+    elif hasattr(obj, "__dict__"):
+        floats_of(vars(obj), out, depth - 1)
     return out
 
 

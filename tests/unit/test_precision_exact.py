@@ -37,8 +37,12 @@ def test_read_gives_the_short_rational_a_float_rounds_and_nothing_else():
 
 
 def test_floats_of_walks_a_case():
-    case = {"x": np.array([0.2, 0.2, 1.5]), "t": (0.1, 3, True), "n": 4}
-    assert floats_of(case) == {0.2, 1.5, 0.1}
+    class Data:
+        def __init__(self):
+            self.w, self.name = np.array([[0.7]]), "w"
+
+    case = {"x": np.array([0.2, 0.2, 1.5]), "t": (0.1, 3, True), "n": 4, "data": Data()}
+    assert floats_of(case) == {0.2, 1.5, 0.1, 0.7}
 
 
 @pytest.mark.parametrize("form", [max_softmax_lse, max_softmax_sum])
