@@ -38,6 +38,8 @@ class Escalation:
     undecided: int
     sign_flips: int
     max_dps: int
+    exact: int = 0  # decided by exact evaluation after the last precision
+    constants: int = 0  # violations that were the rounding of the evaluator's float constants
 
 
 @dataclass
@@ -64,6 +66,7 @@ EVIDENCE_FIELDS: dict[str, str | tuple[str, ...]] = {
     "growth_exponent_ci95": "array", "tail_growth_exponent": ("number", "string"), "tail_growth_exponent_ci95": "array",
     "failure_trend": "object", "per_L": "array", "rate_across_L": ("number", "string"), "rate_across_L_ci95": "array",
     "alpha_per_test": "number", "alpha_per_claim": "number",
+    "undecided": "integer", "undecided_cases": "array", "float_constants": "object",
 }
 
 

@@ -71,6 +71,9 @@ class Point:
     counterexample: dict | None = None
     min_lower_gap: float | None = None  # random kinds: min over cases of (one-sided 95% lower bound - p)
     tight: list = field(default_factory=list)  # heap of (-score, n, values): the tightest cases with known values
+    undecided_cases: list = field(default_factory=list)  # the first few elements no precision nor exact evaluation decided
+    constants: int = 0  # elements whose tiny violation was the rounding of the evaluator's float constants
+    constant_case: dict | None = None  # the first of them, with the constants and the rationals they were read as
 
     def count(self, stage: str) -> None:
         self.cases += 1
@@ -85,6 +88,17 @@ class Point:
             heapq.heappush(self.tight, item)
         elif item[0] > self.tight[0][0]:
             heapq.heapreplace(self.tight, item)
+
+    def note(self, notes, case, keep: int = 3) -> None:
+        """Record the notes of :func:`precision.holds` on one case: undecided elements (the first ``keep``) and
+        float-constant diagnoses (counted, the first kept)."""
+        for n in notes:
+            shown = dict(n, case=short(case))
+            if "constants" in n:
+                self.constants += 1
+                self.constant_case = self.constant_case or shown
+            if "undecided" in n and len(self.undecided_cases) < keep and shown not in self.undecided_cases:
+                self.undecided_cases.append(shown)
 
     def tightest(self) -> list[dict]:
         return [v for _, _, v in sorted(self.tight, key=lambda t: (-t[0], t[1]))]
@@ -140,13 +154,14 @@ class DeterministicCheck(Check):
 
     def _decide(self, case) -> precision.Decided:
         return precision.holds(lambda xp, idx: _flat(self.claim.evaluate(case, xp), idx), self.margin, self.esc,
-                               self.claim.precisions)
+                               self.claim.precisions, inputs=case)
 
     def __call__(self, case, pt, stage, values=None):
         d = self._decide(case)
         rel = _min_rel(d)
         pt.count(stage)
         pt.undecided += int(d.undecided.any())
+        pt.note(d.notes, case)
         pt.offer(rel, values, self.budget.starts)
         if pt.worst is None or rel < pt.worst["relative_slack"]:
             pt.worst = {"relative_slack": rel, "case": short(case), "found_by": stage}

@@ -80,7 +80,7 @@ def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_
                                              "design": budget.design},
         "cases": sum(p.cases for p in seen), "escalation": {
             "evaluated": esc.evaluated, "escalated": esc.escalated, "undecided": esc.undecided,
-            "sign_flips": esc.flipped, "max_dps": esc.max_dps},
+            "sign_flips": esc.flipped, "max_dps": esc.max_dps, "exact": esc.exact, "constants": esc.constants},
     })
     if prof.scale != 1.0:
         evidence["budget"]["scale"] = prof.scale

@@ -3,7 +3,7 @@
 - Deterministic and probabilistic claims: REFUTED on a violation (for ``eventually``
   claims only at the end of the path, and only when the failure rate does not fall
   significantly along the path: a falling one is INCONCLUSIVE with the extrapolated n
-  at which it would hold), INCONCLUSIVE when mpmath could not decide some slack,
+  at which it would hold), INCONCLUSIVE when no precision nor exact evaluation decides some slack,
   HOLDS otherwise. A probabilistic HOLDS is *confirmed* when every case's one-sided 95%
   lower bound reaches the claim, *not refuted* otherwise; an expectation HOLDS likewise when
   every case's one-sided 95% interval of every mean lies on the claimed side of 0 (``==``: never).
@@ -37,6 +37,10 @@ def point_summary(p: Point) -> dict:
         out["worst"] = p.worst
     if p.undecided:
         out["undecided"] = p.undecided
+    if p.undecided_cases:
+        out["undecided_cases"] = p.undecided_cases
+    if p.constants:
+        out["float_constants"] = {"cases": p.constants, "first": p.constant_case}
     return out
 
 
@@ -212,9 +216,12 @@ def _one_series(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
                 "fails at the last point, but its failure rate falls like n^{:.3g} along the path; "
                 "extrapolated to hold from n ~ 10^{:.3g}".format(trend["exponent"],
                                                            trend.get("holds_from_extrapolated_log10", math.inf))))
-    if any(p.undecided for p in (tail if claim.eventually else seen)):
-        return Verdict.INCONCLUSIVE, dict(ev, reason=f"float64 and mpmath up to {claim.precisions[-1]:d} digits "
-                                                     "could not decide the sign of some slacks")
+    undecided = [p for p in (tail if claim.eventually else seen) if p.undecided]
+    if undecided:
+        first = next((c for p in undecided for c in p.undecided_cases), None)
+        shown = f"; e.g. at {first['case']} (element {first['element']}): {first['undecided']}" if first else ""
+        return Verdict.INCONCLUSIVE, dict(ev, reason=f"float64, mpmath up to {claim.precisions[-1]:d} digits and "
+                                                     f"exact evaluation could not decide the sign of some slacks{shown}")
     strength = _strength(claim, tail if claim.eventually else seen)
     if strength:
         ev["strength"] = strength

@@ -6,7 +6,9 @@ precision). Inputs given in float64 are exact binary numbers, so re-evaluating t
 with mpmath decides the true sign of a slack for *those* inputs.
 
 A slack is "ambiguous" in float64 when ``|value| <= margin * scale``; such cases are
-re-evaluated at rising precision until the sign is decided (:func:`escalate`).
+re-evaluated at rising precision until the sign is decided (:func:`holds`), and what no precision
+decides (a tie) is evaluated once in exact arithmetic (:mod:`attncheck.numeric.exact`). A tiny
+violation is re-checked with the evaluator's float constants read as the rationals they round.
 """
 from __future__ import annotations
 
@@ -17,9 +19,16 @@ import mpmath
 import numpy as np
 
 from attncheck.core.claims import DPS_SCHEDULE
+from attncheck.numeric import exact
 
 #: relative float64 error margin used when a claim does not set its own
 DEFAULT_MARGIN = 1e-11
+#: a violation at most this relative size (2^-40, about 8000 float64 ulps) is re-checked with the evaluator's
+#: float constants read as rationals: a larger one cannot come from the rounding of a few constants
+ROUNDING = 2.0**-40
+#: the advice every float-constant diagnosis carries
+THROUGH_XP = ("write the bound through xp, e.g. 1 / xp.asarray(float(len(x))) instead of 1.0 / len(x) "
+              "(docs/writing-claims.md, \"Ties and float constants\")")
 
 
 class _F64:
@@ -192,6 +201,8 @@ class Escalation:
     undecided: int = 0
     max_dps: int = 0
     flipped: int = 0  # mpmath sign disagreed with float64
+    exact: int = 0  # decided by exact evaluation after the last precision
+    constants: int = 0  # violations that vanish (or turn undecided) with the float constants read as rationals
 
 
 class Decided(NamedTuple):
@@ -200,6 +211,7 @@ class Decided(NamedTuple):
     scale: np.ndarray
     undecided: np.ndarray
     rel: np.ndarray  # value / scale, from mpmath where escalated (finite even when float64 overflowed)
+    notes: tuple = ()  # dicts, one per element left undecided ("undecided": why) or re-read ("constants")
 
 
 def _sign_mp(value, scale, dps):
@@ -217,7 +229,7 @@ def _relative(value, scale):
 
 
 def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = None,
-          schedule: tuple[int, ...] = DPS_SCHEDULE):
+          schedule: tuple[int, ...] = DPS_SCHEDULE, inputs=None):
     """Decide, element-wise, whether ``evaluate(xp) -> Slack`` holds.
 
     ``evaluate(xp, index)`` is called with ``F64`` and ``index=None`` first; elements
@@ -225,12 +237,19 @@ def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = N
     not finite (overflow, inf - inf), are re-evaluated as ``evaluate(MP(dps), index)``
     (only those elements) at each precision of ``schedule`` in turn. An element whose
     value is exactly zero at two consecutive precisions counts as an exact tie. Only a
-    slack that mpmath too finds non-finite raises :class:`NonFinite`.
+    slack that mpmath too finds non-finite raises :class:`NonFinite`. What the last
+    precision leaves undecided is evaluated once exactly (:func:`exact.decide`).
+
+    ``inputs`` (the case, or None): its floats are the case's inputs, every other float the
+    evaluation meets is a constant of the evaluator. Given, an element that fails by
+    at most :data:`ROUNDING` relative is re-evaluated exactly with those constants read as the
+    short rationals they round: if it then holds, the violation was the constants' rounding (it
+    holds, with a note naming them); if that cannot be decided, it is undecided; if it still
+    fails, the violation stands.
 
     Returns a :class:`Decided` over the flattened elements: whether each holds, its
     slack value (mpmath-refined where escalated), its scale, whether it stayed
-    undecided at the highest precision (such elements count as not holding), and the
-    relative slack.
+    undecided (such elements count as not holding), the relative slack, and the notes.
     """
     stats = stats if stats is not None else Escalation()
     with np.errstate(over="ignore", invalid="ignore"):
@@ -242,11 +261,24 @@ def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = N
     rel = _relative(value, scale)
     stats.evaluated += value.size
     amb = np.flatnonzero(~finite | (np.abs(value) <= margin * np.abs(scale)))
-    if amb.size == 0:
-        return Decided(ok, value, scale, np.zeros(value.shape, bool), rel)
-    stats.escalated += amb.size
     undecided = np.zeros(value.shape, bool)
-    pending = amb
+    notes = []
+    if amb.size:
+        stats.escalated += amb.size
+        pending = _escalate(evaluate, amb, ok, value, scale, rel, finite, stats, schedule)
+        if pending.size:
+            pending = _exactly(evaluate, pending, ok, value, rel, finite, stats, notes)
+        undecided[pending] = True
+        stats.undecided += pending.size
+        ok[pending] = False
+    if inputs is not None:
+        _constants(evaluate, ok, undecided, rel, inputs, stats, notes)
+    return Decided(ok, value, scale, undecided, rel, tuple(notes))
+
+
+def _escalate(evaluate, pending, ok, value, scale, rel, finite, stats, schedule) -> np.ndarray:
+    """Re-evaluate the ambiguous elements in mpmath at each precision of ``schedule`` (see :func:`holds`); update
+    them in place and return those still undecided."""
     zero_seen = np.zeros(value.shape, bool)
     for dps in schedule:
         stats.max_dps = max(stats.max_dps, dps)
@@ -260,6 +292,9 @@ def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = N
                 v, sc = mpmath.mpf(v), mpmath.mpf(sc)
                 if not (mpmath.isfinite(v) and mpmath.isfinite(sc)):
                     raise NonFinite(f"slack is not finite in float64 nor in mpmath at dps={dps}: {v}")
+                # the best value so far, decided or not (finite even where float64 overflowed)
+                value[i], scale[i] = float(v), float(sc)
+                rel[i] = float(v / max(abs(sc), mpmath.mpf("1e-300")))
                 sign = _sign_mp(v, sc, dps)
                 if sign == 0 and not zero_seen[i]:
                     zero_seen[i] = True
@@ -271,13 +306,51 @@ def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = N
                 new_ok = sign > 0 if strict else sign >= 0
                 stats.flipped += int(finite[i] and bool(new_ok) != bool(ok[i]))
                 ok[i] = new_ok
-                value[i] = float(v)
-                scale[i] = float(sc)
-                rel[i] = float(v / max(abs(sc), mpmath.mpf("1e-300")))
             pending = np.asarray(still, dtype=int)
         if pending.size == 0:
             break
-    undecided[pending] = True
-    stats.undecided += pending.size
-    ok[pending] = False
-    return Decided(ok, value, scale, undecided, rel)
+    return pending
+
+
+def _exactly(evaluate, pending, ok, value, rel, finite, stats, notes) -> np.ndarray:
+    """Settle what no precision decided by one exact evaluation; return what stays undecided (noted, with why)."""
+    ex = exact.decide(evaluate, pending)
+    still = []
+    for k, i in enumerate(pending):
+        new_ok = ex.holds(k)
+        if new_ok is None:
+            still.append(i)
+            notes.append({"element": int(i), "undecided": ex.reason(k)})
+            continue
+        stats.exact += 1
+        stats.flipped += int(finite[i] and new_ok != bool(ok[i]))
+        ok[i] = new_ok
+        if ex.signs[k] == 0:
+            value[i] = rel[i] = 0.0
+    return np.asarray(still, dtype=int)
+
+
+def _constants(evaluate, ok, undecided, rel, inputs, stats, notes) -> None:
+    """Re-check tiny violations with the evaluator's float constants read as rationals (see :func:`holds`)."""
+    tiny = [int(i) for i in np.flatnonzero(~ok & ~undecided & (np.abs(rel) <= ROUNDING))]
+    if not tiny:
+        return
+    ex = exact.decide(evaluate, tiny, exact.floats_of(inputs), reading=True)
+    if not ex.readings or ex.why:  # no constant read, or the evaluator does not run exactly: the violation stands
+        return
+    constants = [{"value": c, "read_as": str(q)} for c, q in sorted(ex.readings.items())]
+    for k, i in enumerate(tiny):
+        new_ok = ex.holds(k)
+        if new_ok is False:
+            continue
+        stats.constants += 1
+        note = {"element": i, "constants": constants, "relative_slack": float(rel[i]), "advice": THROUGH_XP}
+        if new_ok is None:
+            undecided[i] = True
+            stats.undecided += 1
+            note["undecided"] = f"fails by {rel[i]:.3g} (relative) with the float constants as written; " \
+                                f"with them read as rationals, {ex.reason(k)}"
+        else:
+            ok[i] = True
+            note["holds"] = "holds exactly with the float constants read as rationals: the violation is their rounding"
+        notes.append(note)

@@ -77,3 +77,11 @@ def test_a_failure_rate_falling_too_slowly_to_extrapolate_in_float_range_is_not_
     trend = failure_trend(pts)
     assert trend["falls"] and trend["holds_from_extrapolated_log10"] > 308
     assert "holds_from_extrapolated" not in trend
+
+
+@pytest.mark.parametrize("family", sorted(f for f in FAMILIES if f.startswith(("tie-softmax", "tie-exact"))))
+def test_an_attained_bound_holds_rather_than_inconclusive(family):
+    """Ties decided exactly, float constants read as the rationals they round (docs/writing-claims.md, "Ties and
+    float constants"): the twin is decided, never INCONCLUSIVE."""
+    rec = run(POWER.get(f"power/{family}/twin"), "quick", seed=0)
+    assert rec["verdict"] == "HOLDS", (family, rec["evidence"])

@@ -156,11 +156,18 @@ def mean_sign_claim(power: float):
     return mean_sign
 
 
-@claim("planted/precision/undecidable", kind="inequality", statement="2^-1000 >= 0 (true; below 240 digits)",
+@claim("planted/precision/below-240", kind="inequality", statement="2^-1000 >= 0 (true; below 240 digits: exact)",
        source="planted", domain=st.just(1.0), registry=PLANTED)
-def undecidable(one, xp):
+def below_240(one, xp):
     one = xp.asarray(one)
     return Slack(one * xp.asarray(2.0) ** -1000, one)
+
+
+@claim("planted/precision/undecidable", kind="inequality", source="planted", domain=st.just(3.0), registry=PLANTED,
+       statement=r"e^{\sqrt{2 + \sqrt 3}} \ge e^{\sqrt 6/2} e^{\sqrt 2/2} (true: an irrational tie no rewriting settles)")
+def undecidable(three, xp):
+    r3 = xp.sqrt(xp.asarray(three))
+    return ge(xp.exp(xp.sqrt(2 + r3)), xp.exp(xp.sqrt(2 * r3 * r3) / 2) * xp.exp(xp.sqrt(xp.asarray(2.0)) / 2), xp)
 
 
 def log_growth_claim():

@@ -424,3 +424,58 @@ def skewed_false(c, L, xp):
          sample=_lognormal, statement=r"E[b + s(t)(L - E L)] \ge b (exactly b for every t)")
 def skewed_twin(c, L, xp):
     return B + _scale(c["t"]) * L, B
+
+# Ties decided exactly, never refuted by a float constant (issue 27, item 8; docs/writing-claims.md, "Ties and
+#     float constants"). Each twin is a bound attained with equality: max_i softmax(x)_i >= 1/n (equal at constant
+#     x, e.g. zeros(5), where 1.0 / 5 is 1.1e-17 above 1/5) and log sum_i e^{x_i} >= a + log k at x = (a, ..., a)
+#     (mpmath only bounds that slack: exact evaluation decides it). Each false claim is the same bound 1e-13
+#     (relative) above the attained value, false at the ties only.
+from attncheck import Int  # noqa: E402
+
+TIE_LISTS = st.lists(st.floats(-30, 30), min_size=2, max_size=8).map(np.array)
+ABOVE = 1e-13
+
+
+def _max_softmax(x, xp, form):
+    """max_i softmax(x)_i, as exp(max x - logsumexp x) ("lse") or as 1 / sum_i exp(x_i - max x) ("sum")."""
+    return xp.exp(np.max(x) - xp.logsumexp(x)) if form == "lse" else 1 / xp.sum(xp.exp(x - np.max(x)))
+
+
+def _softmax_tie(family, form, through_xp, why):
+    """The twin (bound 1/n, attained) and the false claim ((1 + 1e-13)/n), the bound a float constant
+    (``(1 + e) / len(x)``) or written through xp (``(1 + e) / xp.asarray(float(len(x)))``)."""
+    def register(which, above):
+        @planted(family, which, why if which == "false" else None, kind="inequality", domain=TIE_LISTS,
+                 statement=rf"\max_i \mathrm{{softmax}}(x)_i \ge (1 + {above:g})/n ({form} form)")
+        def evaluate(x, xp):
+            bound = (1 + above) / xp.asarray(float(len(x))) if through_xp else (1 + above) / len(x)
+            return ge(_max_softmax(x, xp, form), bound, xp)
+    register("false", ABOVE)
+    register("twin", 0.0)
+
+
+_softmax_tie("tie-softmax-lse-float", "lse", False, "max softmax >= (1 + 1e-13)/n, logsumexp form, bound a float "
+             "constant (1 + 1e-13) / len(x): false at constant x only; the twin's 1.0 / len(x) is no counterexample")
+_softmax_tie("tie-softmax-sum-float", "sum", False, "max softmax >= (1 + 1e-13)/n as 1 / sum exp(x - max x), bound a "
+             "float constant: false at constant x only")
+_softmax_tie("tie-softmax-lse-xp", "lse", True, "max softmax >= (1 + 1e-13)/n, logsumexp form, bound through xp: "
+             "false at constant x only; the twin's ties are decided exactly")
+_softmax_tie("tie-softmax-sum-xp", "sum", True, "max softmax >= (1 + 1e-13)/n as 1 / sum exp(x - max x), bound "
+             "through xp: false at constant x only")
+
+EQUAL_SCORES = Space(a=Real(-20, 20), k=Int(2, 8))
+
+
+def _lse_tie(which, above, why=None):
+    @planted("tie-exact", which, why, kind="inequality", space=EQUAL_SCORES,
+             statement=rf"\log \sum_{{i \le k}} e^{{a}} \ge (a + \log k) + {above:g} |a + \log k|")
+    def evaluate(c, xp):
+        x = xp.asarray(np.full(int(c["k"]), c["a"]))
+        attained = c["a"] + xp.log(xp.asarray(float(c["k"])))
+        return ge(xp.log(xp.sum(xp.exp(x))), attained + above * xp.abs(attained), xp)
+    return evaluate
+
+
+lse_tie_false = _lse_tie("false", ABOVE, "log sum of k equal e^a >= a + log k + 1e-13 |a + log k|: false everywhere "
+                         "by 1e-13 relative; the twin is a tie at every case, which mpmath only bounds")
+lse_tie_twin = _lse_tie("twin", 0.0)

@@ -2,6 +2,7 @@
 import pytest
 
 from attncheck.numeric.backend import FUNCTIONS, Backend
+from attncheck.numeric.exact import EXACT
 from attncheck.numeric.interval import ARB
 from attncheck.numeric.precision import F64, MP
 from attncheck.numeric.symbolic import SYM
@@ -9,7 +10,8 @@ from attncheck.numeric.symbolic import SYM
 FLAGS = ("native", "precise", "enclosure", "exact")
 
 
-@pytest.mark.parametrize("xp, flag", [(F64, "native"), (MP(30), "precise"), (ARB(), "enclosure"), (SYM(), "exact")])
+@pytest.mark.parametrize("xp, flag", [(F64, "native"), (MP(30), "precise"), (ARB(), "enclosure"), (SYM(), "exact"),
+                                     (EXACT(), "exact")])
 def test_backends_offer_the_interface_and_one_flag(xp, flag):
     assert isinstance(xp, Backend)
     assert all(callable(getattr(xp, f)) for f in FUNCTIONS)

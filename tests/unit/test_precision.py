@@ -42,7 +42,7 @@ def test_close_and_le_scales():
     assert le(1.0, 2.0).scale == 3.0
 
 
-def test_slacks_that_stay_below_240_digits_are_inconclusive_not_refuted():
+def test_slacks_that_no_precision_nor_exact_evaluation_decides_are_inconclusive_not_refuted():
     rec = run(PLANTED.get("planted/precision/undecidable"), "quick", seed=0)
     assert rec["verdict"] == "INCONCLUSIVE"
     assert rec["evidence"]["escalation"]["undecided"] >= 1
