@@ -168,6 +168,13 @@ def test_a_flipping_verdict_is_flagged_at_the_top_of_its_paper(xdist_run, tmp_pa
 
 
 def test_experiments_run_as_dask_tasks_and_come_back_as_run_all_writes_them(tmp_path):
+    """One task per runner; entries and figures come back as run_all writes them; the claims' thread limits hold
+    on the worker (the last runner records them)."""
+    import cloudpickle
+    import planted_experiments as toy
+
+    cloudpickle.register_pickle_by_value(toy)  # the workers do not have tests/support on their path
+
     def runner(profile, out, seed, progress):  # pickled by value: the workers run this very function
         (out / "figures" / f"exp_{seed}.png").write_bytes(f"{profile}-{seed}".encode())
         return [{"id": f"toy-{seed}", "figures": [f"figures/exp_{seed}.png"], "profile": profile, "seed": seed,
@@ -175,10 +182,11 @@ def test_experiments_run_as_dask_tasks_and_come_back_as_run_all_writes_them(tmp_
 
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as lc, \
             distributed.Client(lc) as client:
-        submitted = cluster.submit_experiments(client, "quick", 7, runners=[runner, runner])
+        submitted = cluster.submit_experiments(client, "quick", 7, runners=[runner, runner, toy.threads])
         path = cluster.gather_experiments(submitted, tmp_path, progress=lambda m: None)
     entries = json.loads(path.read_text())["experiments"]
-    assert [e["id"] for e in entries] == ["toy-7", "toy-7"] and all(e["pid"] != os.getpid() for e in entries)
+    assert [e["id"] for e in entries] == ["toy-7", "toy-7", "threads"] and all(e["pid"] != os.getpid() for e in entries)
+    toy.assert_one_thread(entries[2])
     assert (tmp_path / "figures" / "exp_7.png").read_bytes() == b"quick-7"
 
 
