@@ -22,7 +22,7 @@ def stage(claim: Claim, verdict: Verdict, ev: dict, profile: str | None) -> tupl
     from attncheck.certify import boxes, params  # python-flint and SymPy load only where a claim certifies
 
     if isinstance(claim.certify, (Parameters, Cases)):
-        if profile is not None and profile not in claim.certify.profiles:
+        if profile is not None and claim.certify.profiles is not None and profile not in claim.certify.profiles:
             ev["certification"] = {"status": "not run", "reason": f"runs in profile(s) {', '.join(claim.certify.profiles)}"}
             return verdict, ev
         run = params.run if isinstance(claim.certify, Parameters) else params.run_cases

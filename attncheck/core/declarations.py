@@ -46,7 +46,7 @@ class Parameters:
     integers: tuple = ()  # parameters whose domain is the integers: a counterexample must be an integer point
     max_boxes: int = 4000
     prec: int = 128
-    profiles: tuple = ("deep",)  # profiles that run it (a few seconds per claim: deep only by default)
+    profiles: tuple | None = None  # profiles that run it (None: every profile; its budget is a count, max_boxes)
     symbolic_boxes: int = 4000  # the symbolic route's boxes per sign factor (a count: machine-independent)
 
     def __post_init__(self):
@@ -97,7 +97,7 @@ class Cases:
     Certified when every case is; refuted when one is."""
 
     parts: tuple
-    profiles: tuple = ("deep",)
+    profiles: tuple | None = None  # None: every profile
     relaxed: str = ""
 
     @property

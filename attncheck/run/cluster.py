@@ -156,10 +156,12 @@ def _on_workers(client) -> str:
 
 def experiment_task(runner, profile: str, seed: int) -> tuple[list[dict], dict[str, bytes]]:
     """On a worker: run one paper's experiments in a scratch folder; return entries and figure bytes."""
+    from attncheck.run import experiments
+
     scratch = Path(tempfile.mkdtemp(prefix="attncheck-exp-"))
     try:
         (scratch / "figures").mkdir()
-        entries = runner(profile, scratch, seed, lambda m: None)
+        entries = experiments.run(runner, profile, scratch, seed, lambda m: None)
         files = {f: (scratch / f).read_bytes() for e in entries for f in e.get("figures", [])
                  if (scratch / f).is_file()}
         return entries, files

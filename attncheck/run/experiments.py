@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from attncheck import papers
+from attncheck.run import threads
 
 
 def _modules(keys=None) -> list:
@@ -36,8 +37,15 @@ def run_all(profile: str, out_dir, seed: int = 0, progress=print, runners=None, 
     entries in ``keep``, other papers' entries carried over); return the JSON path."""
     out = Path(out_dir)
     (out / "figures").mkdir(parents=True, exist_ok=True)
-    entries = [e for runner in (all_runners() if runners is None else runners) for e in runner(profile, out, seed, progress)]
+    entries = [e for runner in (all_runners() if runners is None else runners) for e in run(runner, profile, out, seed, progress)]
     return write(out, [*keep, *entries])
+
+
+def run(runner, profile: str, out_dir, seed: int, progress) -> list[dict]:
+    """One runner's entries, with the thread limits of the claims (:func:`attncheck.run.threads.one_thread`), in
+    every front end (in process, the report's child, a Dask task)."""
+    with threads.one_thread():
+        return runner(profile, Path(out_dir), seed, progress)
 
 
 def write(out_dir, entries: list[dict]) -> Path:

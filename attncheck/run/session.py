@@ -5,13 +5,11 @@ from __future__ import annotations
 import argparse
 import warnings
 
-from threadpoolctl import threadpool_limits
-
 from attncheck import certify, engine, papers
 from attncheck.core.claims import Claim, Verdict
 from attncheck.core.profiles import Profile, get_profile
 from attncheck.report import labels
-from attncheck.run import replay, schedule
+from attncheck.run import replay, schedule, threads
 
 
 def n_random(claims) -> int:
@@ -22,9 +20,10 @@ def n_random(claims) -> int:
 def run_claim(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_claims: int = 1,
               progress=None) -> dict:
     """One claim's results.json record: the engine's verdict, then certification, with BLAS on one thread
-    (the same numbers in every front end) and the command that replays it."""
+    and torch on one thread (:func:`attncheck.run.threads.one_thread`: the same numbers in every front end, no
+    oversubscription) and the command that replays it."""
     profile = profile if isinstance(profile, Profile) else get_profile(profile)
-    with threadpool_limits(limits=1), warnings.catch_warnings():
+    with threads.one_thread(), warnings.catch_warnings():
         # a Dask worker's own threads use the global `random` module while Hypothesis draws, which Hypothesis
         # reports as if a strategy did; the engine draws nothing from `random`
         warnings.filterwarnings("ignore", message="Do not use the `random` module inside strategies")

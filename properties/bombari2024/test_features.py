@@ -6,7 +6,7 @@ import numpy as np
 import torch
 from hypothesis import strategies as st
 
-from attncheck import Reading, Real, Reason, Space, Unchecked, claim, close, le, lt
+from attncheck import Ineligible, Reading, Real, Reason, Space, Unchecked, claim, close, le, lt
 from attncheck.papers.bombari2024.models import moments
 from attncheck.papers.bombari2024.models import random_features as rf
 from attncheck.papers.bombari2024.readings import (
@@ -29,6 +29,9 @@ from attncheck.papers.bombari2024.strategies.token_matrices import token_case_si
        statement=r"\mathbb{E}_{\rho \sim \mathcal{N}(0, \beta)}[\phi^2(\rho)] = 1 \text{ at the } \beta "
                  r"\text{ used for the deep random features}",
        domain=st.sampled_from(HE_ACTS),
+       certify=Ineligible("identity at a tolerance", "beta is a numerical root (quadrature and bracketing) and the "
+                          "moment a quadrature, equal to 1 within 1e-9; no box of real parameters (the domain is "
+                          "the activation)"),
        reading=Reading(notes={"beta": "computed by mpmath quadrature and bracketed root finding (he_beta)",
                        "check": "the moment at that beta by an independent quadrature (Gauss-Hermite, 240 nodes, "
                                 "float64; mpmath quad on escalation), equal to 1 within 1e-9",
@@ -41,6 +44,8 @@ def he_condition(act, xp):
 @claim("bombari2024/eq-4.3/relu-beta-2", kind="identity", cost="normal", source="bombari2024 Section 4, (4.3)",
        statement=r"\phi = \mathrm{ReLU}: \beta = 2 \text{ solves } \mathbb{E}_{\rho \sim \mathcal{N}(0,\beta)}[\phi^2(\rho)] = 1",
        domain=st.just("relu"),
+       certify=Ineligible("identity at a tolerance", "the root is found numerically and compared with 2 within "
+                          "1e-12; no real parameter"),
        reading=Reading(notes={"check": "the root found numerically equals 2 within 1e-12 (E[relu(rho)^2] = beta / 2)"}))
 def relu_beta(act, xp):
     return close(xp.asarray(rf.he_beta(act)), 2.0, rtol=1e-12, xp=xp)

@@ -79,6 +79,13 @@ def test_certification_runs_in_its_declared_profiles_only():
     assert rec["verdict"] == "CERTIFIED"
 
 
+@pytest.mark.parametrize("profile", ["quick", "deep"])
+def test_certification_runs_in_every_profile_unless_restricted(profile):
+    c = PLANTED_CERTIFY.get("planted/certify-own/bound-true-twin")
+    assert c.certify.profiles is None  # declared without profiles=
+    assert run(c, profile, seed=0)["verdict"] == "CERTIFIED"
+
+
 def test_an_evaluator_that_asks_a_ball_for_a_float_is_not_eligible():
     rec, cert = _cert("planted/certify-own/branches-on-data")
     assert rec["verdict"] == "HOLDS" and cert["status"] == "not eligible"

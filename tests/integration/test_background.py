@@ -8,7 +8,7 @@ import planted_experiments as toy
 import pytest
 
 from attncheck import cli
-from attncheck.run import experiments
+from attncheck.run import experiments, threads
 from attncheck.run.background import Experiments
 
 CLAIMS = Path(__file__).resolve().parents[1] / "support" / "dask_claims.py"
@@ -46,3 +46,18 @@ def test_a_report_runs_its_experiments_beside_the_claims(tmp_path, monkeypatch):
     (e,) = json.loads((out / "experiments.json").read_text())["experiments"]
     assert e["started"] < (out / "results.json").stat().st_mtime  # started before the claims were done
     assert (out / "figures" / "toy.png").is_file() and e["pid"] != os.getpid()
+
+
+def test_experiments_run_with_the_claims_thread_limits_in_process_and_in_the_child(tmp_path):
+    """run_all (in process) and the report's child run a runner with one BLAS, OpenMP and torch thread, as
+    run_claim runs a claim; the process's own environment is restored after."""
+    before = {k: os.environ.get(k) for k in threads.ENV}
+    path = experiments.run_all("quick", tmp_path / "here", 0, progress=lambda m: None, runners=[toy.threads])
+    (here,) = json.loads(path.read_text())["experiments"]
+    toy.assert_one_thread(here)
+    assert {k: os.environ.get(k) for k in threads.ENV} == before
+    (tmp_path / "child").mkdir()
+    Experiments("quick", 0, runners=[toy.threads]).finish(tmp_path / "child", progress=lambda m: None)
+    (child,) = json.loads((tmp_path / "child" / "experiments.json").read_text())["experiments"]
+    assert child["pid"] != os.getpid()
+    toy.assert_one_thread(child)

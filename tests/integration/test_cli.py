@@ -2,9 +2,14 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from user_claims import USER_FILE
+
+#: the file of the deng2023 claims these tests check: loading it alone, not every paper's (torch among them),
+#: keeps a check of one claim as cheap as the claim
+TOY = str(Path(__file__).resolve().parents[2] / "properties" / "deng2023" / "test_toy.py")
 
 
 def _cli(*args, cwd=None):
@@ -32,7 +37,7 @@ def test_check_true_and_false_claims_of_a_user_file(tmp_path):
 
 
 def test_check_a_paper_claim_with_progress():
-    res = _cli("check", "deng2023/lemma-4.2/part-2", "--profile", "quick", "--seed", "3")
+    res = _cli("check", "deng2023/lemma-4.2/part-2", "--profile", "quick", "--seed", "3", "--claims", TOY)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "n = 2:" in res.stdout and "HOLDS" in res.stdout and "seed 3" in res.stdout
     assert " 0 draws" not in res.stdout and "point: None" not in res.stdout
@@ -56,9 +61,9 @@ def test_replay_does_not_depend_on_which_modules_are_loaded(tmp_path):
     plain = tmp_path / "plain.json"
     noisy = tmp_path / "noisy.json"
     cid = "deng2023/lemma-4.1/part-2"
-    _cli("check", cid, "--json", str(plain))
+    _cli("check", cid, "--claims", TOY, "--json", str(plain))
     code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import noise; from attncheck.cli import main; "
-            f"main(['check', {cid!r}, '--json', {str(noisy)!r}])")
+            f"main(['check', {cid!r}, '--claims', {TOY!r}, '--json', {str(noisy)!r}])")
     subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     a, b = (json.loads(p.read_text()) for p in (plain, noisy))
     for rec in (a, b):

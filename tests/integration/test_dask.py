@@ -167,22 +167,36 @@ def test_a_flipping_verdict_is_flagged_at_the_top_of_its_paper(xdist_run, tmp_pa
     assert "- FLIPS [dask/coin/true](dask.html#dask/coin/true): HOLDS 2/3, REFUTED 1/3 over seeds 0, 1, 2" in md
 
 
-def test_experiments_run_as_dask_tasks_and_come_back_as_run_all_writes_them(tmp_path):
+@pytest.fixture(scope="module")
+def one_worker():
+    """One single-threaded worker process, started once for the tests that drive a cluster in process."""
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as lc:
+        yield lc
+
+
+def test_experiments_run_as_dask_tasks_and_come_back_as_run_all_writes_them(one_worker, tmp_path):
+    """One task per runner; entries and figures come back as run_all writes them; the claims' thread limits hold
+    on the worker (the last runner records them)."""
+    import cloudpickle
+    import planted_experiments as toy
+
+    cloudpickle.register_pickle_by_value(toy)  # the workers do not have tests/support on their path
+
     def runner(profile, out, seed, progress):  # pickled by value: the workers run this very function
         (out / "figures" / f"exp_{seed}.png").write_bytes(f"{profile}-{seed}".encode())
         return [{"id": f"toy-{seed}", "figures": [f"figures/exp_{seed}.png"], "profile": profile, "seed": seed,
                  "pid": os.getpid()}]
 
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as lc, \
-            distributed.Client(lc) as client:
-        submitted = cluster.submit_experiments(client, "quick", 7, runners=[runner, runner])
+    with distributed.Client(one_worker) as client:
+        submitted = cluster.submit_experiments(client, "quick", 7, runners=[runner, runner, toy.threads])
         path = cluster.gather_experiments(submitted, tmp_path, progress=lambda m: None)
     entries = json.loads(path.read_text())["experiments"]
-    assert [e["id"] for e in entries] == ["toy-7", "toy-7"] and all(e["pid"] != os.getpid() for e in entries)
+    assert [e["id"] for e in entries] == ["toy-7", "toy-7", "threads"] and all(e["pid"] != os.getpid() for e in entries)
+    toy.assert_one_thread(entries[2])
     assert (tmp_path / "figures" / "exp_7.png").read_bytes() == b"quick-7"
 
 
-def test_experiments_run_before_the_claims_queued_after_them(tmp_path):
+def test_experiments_run_before_the_claims_queued_after_them(one_worker, tmp_path):
     """On one worker, the experiment submitted first starts before every claim: a long experiment does not
     wait for the claims and then run alone (the claims are submitted after it, as cmd_report does)."""
     from attncheck import cli
@@ -194,8 +208,7 @@ def test_experiments_run_before_the_claims_queued_after_them(tmp_path):
 
     cli.load([str(CLAIMS)])
     claims = [c for c in REGISTRY if c.id.startswith("dask/")]
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as lc, \
-            distributed.Client(lc) as client, distributed.get_task_stream(client) as stream:
+    with distributed.Client(one_worker) as client, distributed.get_task_stream(client) as stream:
         submitted = cluster.submit_experiments(client, "quick", 0, runners=[runner])
         got = cluster.run_claims(client, claims, get_profile("quick"), [0], 1, progress=lambda m: None)
         cluster.gather_experiments(submitted, tmp_path, progress=lambda m: None)
@@ -206,7 +219,7 @@ def test_experiments_run_before_the_claims_queued_after_them(tmp_path):
     assert experiment[0] < min(claim_starts)
 
 
-def test_a_long_silence_is_broken_by_a_line_naming_what_runs(tmp_path):
+def test_a_long_silence_is_broken_by_a_line_naming_what_runs(one_worker, tmp_path):
     """While no task finishes for `heartbeat` seconds (here an experiment that sleeps ahead of the claims on one
     worker), run_claims prints the elapsed time and the tasks on the workers; every claim still ends once."""
     import time
@@ -222,8 +235,7 @@ def test_a_long_silence_is_broken_by_a_line_naming_what_runs(tmp_path):
     cli.load([str(CLAIMS)])
     claims = [c for c in REGISTRY if c.id.startswith("dask/")]
     lines = []
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as lc, \
-            distributed.Client(lc) as client:
+    with distributed.Client(one_worker) as client:
         submitted = cluster.submit_experiments(client, "quick", 0, runners=[runner])
         got = cluster.run_claims(client, claims, get_profile("quick"), [0], 1, progress=lines.append, heartbeat=0.5)
         cluster.gather_experiments(submitted, tmp_path, progress=lambda m: None)
@@ -234,7 +246,7 @@ def test_a_long_silence_is_broken_by_a_line_naming_what_runs(tmp_path):
     assert len(got) == len(claims) and sum("elapsed" not in m for m in lines) == len(claims)
 
 
-def test_the_report_submits_its_experiments_before_its_claims(tmp_path, monkeypatch):
+def test_the_report_submits_its_experiments_before_its_claims(one_worker, tmp_path, monkeypatch):
     from attncheck import cli
 
     calls = []
@@ -254,7 +266,7 @@ def test_the_report_submits_its_experiments_before_its_claims(tmp_path, monkeypa
     submit_experiments, run_claims = cluster.submit_experiments, cluster.run_claims
     monkeypatch.setattr(cluster, "submit_experiments", submit)
     monkeypatch.setattr(cluster, "run_claims", claims)
-    assert cli.main(["report", "--profile", "quick", "--claims", str(CLAIMS), "--scheduler", "local:1",
-                     "--out", str(tmp_path / "rep")]) == 1  # two planted claims are false
+    assert cli.main(["report", "--profile", "quick", "--claims", str(CLAIMS), "--scheduler",
+                     one_worker.scheduler_address, "--out", str(tmp_path / "rep")]) == 1  # two planted claims are false
     assert calls == ["experiments", "claims"]
     assert [e["id"] for e in json.loads((tmp_path / "rep" / "experiments.json").read_text())["experiments"]] == ["toy"]

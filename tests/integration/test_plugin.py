@@ -1,5 +1,6 @@
 """The pytest plugin end to end, on a user's claims file outside the repository."""
 import json
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -23,14 +24,22 @@ def _records(out_dir):
     return doc, {r["id"]: r for r in doc["claims"]}
 
 
-def test_user_file_verdicts_exit_status_and_counterexample(tmp_path):
-    res = _pytest(tmp_path, "-n", "0", "--attncheck-report", str(tmp_path / "rep"))
+@pytest.fixture(scope="module")
+def user_report(tmp_path_factory):
+    """One ``-n 0 --attncheck-report`` run of the user file: (the finished process, its report folder), shared by
+    the tests that read it or start from a complete report (those copy it: they change it)."""
+    tmp = tmp_path_factory.mktemp("user")
+    return _pytest(tmp, "-n", "0", "--attncheck-report", str(tmp / "rep")), tmp / "rep"
+
+
+def test_user_file_verdicts_exit_status_and_counterexample(user_report):
+    res, rep = user_report
     assert res.returncode == 1, res.stdout
     out = res.stdout
     assert "mine/fact-1/false: REFUTED" in out
     assert "counterexample" in out and "replay: attncheck check mine/fact-1/false" in out
     assert "3 passed" in out and "1 failed" in out and "1 xfailed" in out  # the erratum is an expected failure
-    _, recs = _records(tmp_path / "rep")
+    _, recs = _records(rep)
     assert recs["mine/fact-1/true"]["verdict"] == "HOLDS"
     assert recs["mine/fact-1/false"]["verdict"] == "REFUTED"
     assert recs["mine/fact-2/coin"]["verdict"] == "HOLDS"
@@ -39,9 +48,9 @@ def test_user_file_verdicts_exit_status_and_counterexample(tmp_path):
     assert recs["mine/fact-3/corrected"]["verdict"] == "HOLDS"
 
 
-def test_results_json_schema(tmp_path):
-    _pytest(tmp_path, "-n", "0", "--attncheck-report", str(tmp_path / "rep"))
-    doc, recs = _records(tmp_path / "rep")
+def test_results_json_schema(user_report):
+    rep = user_report[1]
+    doc, recs = _records(rep)
     assert doc["schema"] == "attncheck-results/2"
     assert set(doc) == {"schema", "generated", "versions", "constraints", "run", "seeds", "papers", "claims"}
     record.validate(doc)
@@ -53,8 +62,8 @@ def test_results_json_schema(tmp_path):
         assert keys <= set(r)
         assert r["verdict"] in {"HOLDS", "CERTIFIED", "REFUTED", "ERRATUM", "INCONCLUSIVE", "ERROR"}
         assert r["id"] == "/".join([r["paper"], r["label"], r["part"]])
-    assert "[mine](mine.html)" in (tmp_path / "rep" / "summary.md").read_text()
-    assert (tmp_path / "rep" / "mine.html").read_text().count("<article class='claim'") == 5
+    assert "[mine](mine.html)" in (rep / "summary.md").read_text()
+    assert (rep / "mine.html").read_text().count("<article class='claim'") == 5
 
 
 def _strip(recs):
@@ -63,11 +72,11 @@ def _strip(recs):
     return recs
 
 
-def test_xdist_aggregation_matches_a_single_process(tmp_path):
-    one = _pytest(tmp_path, "-n", "0", "--attncheck-report", str(tmp_path / "one"))
+def test_xdist_aggregation_matches_a_single_process(user_report, tmp_path):
+    one, rep = user_report
     two = _pytest(tmp_path, "-n", "2", "--attncheck-report", str(tmp_path / "two"))
     assert one.returncode == two.returncode == 1
-    a, b = _strip(_records(tmp_path / "one")[1]), _strip(_records(tmp_path / "two")[1])
+    a, b = _strip(_records(rep)[1]), _strip(_records(tmp_path / "two")[1])
     assert sorted(a) == sorted(b) and len(a) == 5  # nothing lost, nothing counted twice
     assert a == b  # identical verdicts, counts and evidence
     assert "received twice" not in two.stdout
@@ -126,9 +135,9 @@ def test_documented_examples_run_as_documented(tmp_path, doc, heading, verdicts,
     assert {r["verdict"] for r in recs.values()} == verdicts and len(recs) == count
 
 
-def test_a_subset_never_replaces_a_complete_report_unless_asked(tmp_path):
+def test_a_subset_never_replaces_a_complete_report_unless_asked(user_report, tmp_path):
     rep = tmp_path / "rep"
-    _pytest(tmp_path, "-n", "0", "--attncheck-report", str(rep))
+    shutil.copytree(user_report[1], rep)
     assert not (rep / "PARTIAL").exists() and len(_records(rep)[1]) == 5
     res = _pytest(tmp_path, "-n", "0", "-k", "fact-1", "--attncheck-report", str(rep))
     assert "holds a complete report" in res.stdout and "rep-partial" in res.stdout
@@ -146,13 +155,13 @@ def test_a_subset_never_replaces_a_complete_report_unless_asked(tmp_path):
 
 
 @pytest.mark.parametrize("workers", ["0", "2"])
-def test_ctrl_c_prints_one_line_and_keeps_the_complete_report(tmp_path, workers):
+def test_ctrl_c_prints_one_line_and_keeps_the_complete_report(user_report, tmp_path, workers):
     import os
     import signal
     import time
 
     rep = tmp_path / "rep"
-    _pytest(tmp_path, "-n", "0", "--attncheck-report", str(rep))
+    shutil.copytree(user_report[1], rep)
     before = (rep / "results.json").read_text()
     f = tmp_path / "slow_claims.py"
     f.write_text(SLOW_FILE)

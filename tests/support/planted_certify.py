@@ -13,7 +13,7 @@ from attncheck.core.space import Int, Real, Space
 
 PLANTED_CERTIFY = Registry()
 X0 = 1.0 / 3.0
-UNIT = Parameters({"x": (0.0, 1.0)}, case=lambda v: v["x"], profiles=("quick", "deep"))
+UNIT = Parameters({"x": (0.0, 1.0)}, case=lambda v: v["x"])
 
 
 @claim("planted/certify-own/bound-false-on-1e-6", kind="inequality", source="planted",
@@ -50,8 +50,7 @@ def identity_true(x, xp):
 
 @claim("planted/certify-own/identity-at-a-tolerance", kind="identity", source="planted",
        statement="log(1 + x) = x - x^2/2 + x^3/3 to relative tolerance 0.05 on [0, 0.5] (true, not exact)",
-       domain=st.just(0.0), certify=Parameters({"x": (0.0, 0.5)}, case=lambda v: v["x"], max_boxes=2,
-                                               profiles=("quick", "deep")), registry=PLANTED_CERTIFY)
+       domain=st.just(0.0), certify=Parameters({"x": (0.0, 0.5)}, case=lambda v: v["x"], max_boxes=2), registry=PLANTED_CERTIFY)
 def identity_at_a_tolerance(x, xp):
     x = xp.asarray(x)
     return close(xp.log1p(x), x - x * x / 2 + x * x * x / 3, rtol=0.05, xp=xp)
@@ -60,8 +59,7 @@ def identity_at_a_tolerance(x, xp):
 @claim("planted/certify-own/log-n-bound", kind="inequality", source="planted",
        statement="log n <= sqrt(n) for n in [4, 1e15] (n relaxed to a real, bisected geometrically)",
        domain=st.integers(4, 10**15), certify=Parameters({"n": (4.0, 1e15)}, case=lambda v: v["n"], log=("n",),
-                                                            relaxed="n: both sides are analytic in n > 0", integers=("n",),
-                                                            profiles=("quick", "deep")),
+                                                            relaxed="n: both sides are analytic in n > 0", integers=("n",)),
        registry=PLANTED_CERTIFY)
 def log_n_bound(n, xp):
     n = xp.asarray(n if not isinstance(n, int) else float(n))
@@ -76,7 +74,7 @@ def ineligible(n, xp):
 
 
 @claim("planted/certify-own/deep-only", kind="inequality", source="planted", statement="x + 1 >= x on [0, 1]",
-       domain=st.floats(0, 1), certify=Parameters({"x": (0.0, 1.0)}, case=lambda v: v["x"]),
+       domain=st.floats(0, 1), certify=Parameters({"x": (0.0, 1.0)}, case=lambda v: v["x"], profiles=("deep",)),
        registry=PLANTED_CERTIFY)
 def deep_only(x, xp):
     x = xp.asarray(x)
@@ -85,7 +83,7 @@ def deep_only(x, xp):
 
 @claim("planted/certify-own/branches-on-data", kind="inequality", source="planted",
        statement="|x| >= 0 on [-1, 1], evaluated with a float branch", domain=st.floats(-1, 1),
-       certify=Parameters({"x": (-1.0, 1.0)}, case=lambda v: v["x"], profiles=("quick",)), registry=PLANTED_CERTIFY)
+       certify=Parameters({"x": (-1.0, 1.0)}, case=lambda v: v["x"]), registry=PLANTED_CERTIFY)
 def branches_on_data(x, xp):
     x = xp.asarray(x)
     return ge(x if float(x) >= 0 else -x, 0.0, xp)
@@ -94,7 +92,7 @@ def branches_on_data(x, xp):
 @claim("planted/certify-own/own-space", kind="inequality", source="planted",
        statement="exp(x) + 1/n >= 0.9 + x on [-2, 2] x n in [4, 1e15] (the claim's own Space; n relaxed to a real)",
        space=Space(x=Real(-2.0, 2.0, open_hi=True), n=Int(4, 10**15, log=True)),
-       certify=OwnSpace(relax=("n",), profiles=("quick",), max_boxes=20000), registry=PLANTED_CERTIFY)
+       certify=OwnSpace(relax=("n",), max_boxes=20000), registry=PLANTED_CERTIFY)
 def own_space(v, xp):
     x, n = xp.asarray(v["x"]), xp.asarray(v["n"])
     return ge(xp.exp(x) + 1.0 / n, 0.9 + x, xp)
@@ -102,7 +100,7 @@ def own_space(v, xp):
 
 @claim("planted/certify-own/not-on-balls", kind="inequality", source="planted",
        statement="x^2 + 1 >= 1 on [-1, 1], through .real (which balls lack)", domain=st.floats(-1, 1),
-       certify=Parameters({"x": (-1.0, 1.0)}, case=lambda v: v["x"], profiles=("quick",)), registry=PLANTED_CERTIFY)
+       certify=Parameters({"x": (-1.0, 1.0)}, case=lambda v: v["x"]), registry=PLANTED_CERTIFY)
 def not_on_balls(x, xp):
     x = xp.asarray(x).real
     return ge(x * x + 1.0, 1.0, xp)
@@ -111,7 +109,7 @@ def not_on_balls(x, xp):
 @claim("planted/certify-own/false-between-integers", kind="inequality", source="planted",
        statement="(n - 4.5)^2 >= 0.2 for integers n in [1, 8] (true: false only between 4 and 5)",
        domain=st.integers(1, 8), certify=Parameters({"n": (1.0, 8.0)}, case=lambda v: v["n"], integers=("n",),
-                                                  profiles=("quick",), max_boxes=200), registry=PLANTED_CERTIFY)
+                                                  max_boxes=200), registry=PLANTED_CERTIFY)
 def false_between_integers(n, xp):
     n = xp.asarray(n if not isinstance(n, int) else float(n))
     return ge((n - 4.5) ** 2, 0.2, xp)

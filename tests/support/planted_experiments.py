@@ -24,3 +24,30 @@ def failing(profile, out, seed, progress):
 def sleeping(profile, out, seed, progress):
     time.sleep(600)
     return []
+
+
+def threads(profile, out, seed, progress):
+    """Records the thread pools it runs with: threadpoolctl's (BLAS, OpenMP), the environment and torch's
+    intra-op pool (torch is imported here, after the runner started, where installed)."""
+    import importlib.util
+
+    import numpy  # noqa: F401  (its BLAS is loaded: the pools are never an empty list)
+    from threadpoolctl import threadpool_info
+
+    torch = None
+    if importlib.util.find_spec("torch") is not None:
+        import torch
+    data = {"pools": sorted({f"{p['internal_api']}:{p['num_threads']}" for p in threadpool_info()}),
+            "env": {k: os.environ.get(k) for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")},
+            "torch": None if torch is None else torch.get_num_threads()}
+    return [entry(profile, seed, id="threads", data=data, pid=os.getpid())]
+
+
+def assert_one_thread(e):
+    """The entry of :func:`threads` saw every pool, the environment and torch at one thread."""
+    import importlib.util
+
+    d = e["data"]
+    assert d["pools"] and all(p.endswith(":1") for p in d["pools"]), d["pools"]
+    assert d["env"] == {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}, d["env"]
+    assert d["torch"] == (1 if importlib.util.find_spec("torch") is not None else None), d["torch"]

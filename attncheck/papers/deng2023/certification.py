@@ -90,7 +90,7 @@ def _case(label, k_class, same, a0_symbol):
     return build
 
 
-def grouped(label: int, min_k: int = 1, a0_symbol: bool = False, profiles=("deep",), max_boxes=600,
+def grouped(label: int, min_k: int = 1, a0_symbol: bool = False, profiles=None, max_boxes=600,
             symbolic_boxes=1000) -> Cases:
     """Every class structure of Definition D.1 with k >= min_k, over the dataset's a and b (and the
     statement's a0 in [1e-12, 0.1] for a lemma stated on D_1 with a0 in its bounds); ``symbolic_boxes``:
@@ -157,7 +157,7 @@ def _cross_case(label, shape):
     return build
 
 
-def cross(label: int, pair: str | None = None, profiles=("deep",), max_boxes=600, symbolic_boxes=1000) -> Cases:
+def cross(label: int, pair: str | None = None, profiles=None, max_boxes=600, symbolic_boxes=1000) -> Cases:
     """Every structure of Definition F.1 with the claim's j2, j3 (``pair``: equal, distinct or either), over
     a0 and a1 (both are parameters of every Appendix F case)."""
     parts = []
@@ -246,7 +246,7 @@ def _e_case(X, k_class, same):
     return build
 
 
-def section_e(X: str, a_range=(1.0, 100.0), min_k: int = 1, profiles=("deep",), max_boxes=600,
+def section_e(X: str, a_range=(1.0, 100.0), min_k: int = 1, profiles=None, max_boxes=600,
               symbolic_boxes=1000) -> Cases:
     """Every class structure of a Section E dataset with d - 2 >= min_k, over a in ``a_range`` and b."""
     parts = []
