@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from attncheck import Real, Slack, Space, claim, ge, le, lt
+from attncheck import Int, Real, Slack, Space, claim, ge, le, lt
 from attncheck.core.claims import Registry
 
 POWER = Registry()
@@ -357,3 +357,50 @@ _user_step("composite-filter", "the triangle x, y >= 0, x + y <= 1 by .filter: f
            0.30, 0.33, pick=lambda c: c[0])
 _user_step("composite-one-of", "st.one_of(st.floats(0, 1), st.floats(10, 11)): false on [10.50, 10.56] (3% of "
            "the draws)", st.one_of(st.floats(0, 1), st.floats(10, 11)), 10.50, 10.56)
+
+
+# ---- Screen, then confirm; "eventually" with a floor (issue 27, items 2, 4 and 9) ------------------------------
+# 20. A Hoeffding-style claim with a constant too strong for it, as a user writes it: Pr[S_n < c sqrt n] >=
+#     1 - e^{-c^2} for a Rademacher sum S_n (Hoeffding gives e^{-c^2/2}). Over n in [100, 400] it is short of its
+#     level by at most 1.0% (n = 100, c = 2.0: 0.9716 against 0.9817), on the left of the binomial's jumps in c.
+#     The twin claims the exact probability (scipy's binomial CDF): a true claim exactly at its level everywhere.
+from scipy import stats as _sst  # noqa: E402
+
+HOEFFDING = Space(n=Int(100, 400), c=Real(0.5, 2.5))
+
+
+def _rademacher_sum(case, rng, size):
+    return 2.0 * rng.binomial(case["n"], 0.5, size) - case["n"]
+
+
+def _below_exact(case):
+    """Pr[S_n < c sqrt n] = Pr[B < (n + c sqrt n) / 2], B ~ Binomial(n, 1/2)."""
+    n = case["n"]
+    return float(_sst.binom.cdf(math.ceil((n + case["c"] * math.sqrt(n)) / 2) - 1, n, 0.5))
+
+
+@planted("hoeffding-one-percent", "false", "Pr[S_n < c sqrt n] >= 1 - e^{-c^2} (Hoeffding gives e^{-c^2/2}): short "
+         "of its level by at most 1.0% (n in [100, 400], c in [0.5, 2.5])", kind="probabilistic", space=HOEFFDING,
+         statement=r"\Pr[S_n < c\sqrt n] \ge 1 - e^{-c^2}", sample=_rademacher_sum,
+         probability=lambda case: 1.0 - math.exp(-case["c"] ** 2))
+def hoeffding_false(case, S, xp):
+    return lt(xp.asarray(S), case["c"] * math.sqrt(case["n"]), xp)
+
+
+@planted("hoeffding-one-percent", "twin", kind="probabilistic", space=HOEFFDING,
+         statement=r"\Pr[S_n < c\sqrt n] \ge \Pr[\mathrm{Bin}(n, 1/2) < (n + c\sqrt n)/2] (exactly at its level)",
+         sample=_rademacher_sum, probability=_below_exact)
+def hoeffding_twin(case, S, xp):
+    return lt(xp.asarray(S), case["c"] * math.sqrt(case["n"]), xp)
+
+
+# 21. "Eventually" with a floor: Pr[U >= f(n)] >= 0.95 (allowed failure rate 0.05). The false claim's failure rate
+#     falls like a power toward a plateau 0.08 above the allowed level, f = 0.08 + 0.25 n^{-0.3} (0.0805 at the end
+#     of the quick path: false at every n); the twin's falls to 0 like 0.33 n^{-0.08}, reaching 0.05 at n ~ 10^10.2
+#     (beyond the quick path, whose last point fails; inside the deep one).
+plateau_false = _eventually("eventually-plateau", "false", lambda n: 0.08 + 0.25 * n ** -0.3,
+                            r"failure rate 0.08 + 0.25 n^{-0.3}: falls to a plateau 0.08 > 0.05",
+                            "failure rate falling to a plateau 0.08 above the allowed 0.05 (false) vs falling to 0 "
+                            "like 0.33 n^-0.08 (twin, still above 0.05 at the quick path's end)")
+plateau_twin = _eventually("eventually-plateau", "twin", lambda n: 0.33 * n ** -0.08,
+                           r"failure rate 0.33 n^{-0.08}: falls to 0 (below 0.05 from n ~ 10^{10.2})")
