@@ -76,7 +76,6 @@ class Point:
     suspects: int = 0  # screened kinds: distinct cases significant at the screen's liberal level
     unconfirmed_suspects: int = 0  # ... of which not confirmed (not among the Profile.confirm worst)
     confirmed: list = field(default_factory=list)  # screened kinds: one summary per confirmed case
-    worst_rank: tuple | None = None  # screened kinds: (claims nothing, gap) of ``worst``
     tight: list = field(default_factory=list)  # heap of (-score, n, values): the tightest cases with known values
 
     def count(self, stage: str) -> None:
@@ -200,15 +199,16 @@ class ScreenedCheck(Check):
 
     def settle(self, case, stage: str, s: Screened, pt: Point) -> None:
         """Confirm one screened case; a refuted one is the point's counterexample (raised as a
-        :class:`Violation`). ``pt.worst`` becomes the confirmed case of smallest gap."""
+        :class:`Violation`). ``pt.worst`` is the first confirmed, the screen's worst: its estimate comes from draws
+        that did not select it, so that the failure trend of an eventually-claim is not biased by selection (the
+        smallest of several confirmed estimates would be)."""
         c = self.confirm(case, pt)
         info = dict(c.info, case=short(case), found_by=stage, screen=s.info)
         pt.confirmed.append({"gap": c.gap, "draws": info.get("draws"), "found_by": stage, "decision": c.state})
         if c.lower_gap is not None:
             pt.min_lower_gap = c.lower_gap if pt.min_lower_gap is None else min(pt.min_lower_gap, c.lower_gap)
-        rank = (not s.claims, c.gap)
-        if pt.worst_rank is None or rank < pt.worst_rank:
-            pt.worst, pt.worst_rank = dict(info, gap=c.gap), rank
+        if pt.worst is None:
+            pt.worst = dict(info, gap=c.gap)
         if c.state == "refute":
             raise Violation(dict(info, case=short(case, 4000)))
 

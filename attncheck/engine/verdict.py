@@ -121,6 +121,10 @@ def _across(points: list[Point], x: str) -> tuple[Verdict, dict]:
 #: level of the eventually-rule's tests: the fall over the tail (two-sided interval of its exponent) and the floor
 #: (one-sided profile bound); a chance fall of a flat rate would spare a false claim, so it is the suite's alpha
 TREND_ALPHA = 0.01
+#: level of the floor fit's goodness of fit: a path it does not describe is extrapolated neither way (stricter than
+#: TREND_ALPHA, so that a smooth trend is rarely taken for steps; a stepped one, e.g. deng2023 lemma-e.3/part-2,
+#: has a deviance of hundreds)
+FIT_ALPHA = 0.001
 
 
 def _tail(pos: list, n_half: float) -> list:
@@ -139,7 +143,7 @@ def failure_trend(points: list[Point]) -> dict | None:
       (:func:`stats.fit_binomial_floor`), with the floor's one-sided 99% profile lower bound.
 
     ``levels_off`` (the claim is REFUTED when its last point fails): the tail does not fall significantly, or the
-    floor fit describes the path (``fits``: its deviance is not significant at 1%) and puts the floor
+    floor fit describes the path (``fits``: its deviance is not significant at FIT_ALPHA = 0.1%) and puts the floor
     significantly above the allowed failure rate 1 - p. ``holds_from_extrapolated(_log10)``: only where the fit
     describes the path and supports a rate falling to the allowed level (its best floor lies below it, and no
     floor at all is within the floor's 99% profile interval), the n at which the fitted rate reaches it; beyond
@@ -161,7 +165,7 @@ def failure_trend(points: list[Point]) -> dict | None:
            "exponent": fit.slope, "exponent_ci99": [fit.lower, fit.upper], "falls": falls,
            "floor": floor.floor, "floor_lower99": floor.floor_lower,
            "floor_fit": {"scale": floor.scale, "slope": floor.slope, "deviance": floor.deviance,
-                         "dof": floor.points - 3, "fits": floor.fits(TREND_ALPHA)}}
+                         "dof": floor.points - 3, "fits": floor.fits(FIT_ALPHA)}}
     fits = out["floor_fit"]["fits"]
     out["levels_off"] = not falls or (fits and floor.floor_lower > allowed)
     if not out["levels_off"] and fits and floor.floor < allowed and floor.floor_lower == 0.0:
@@ -200,7 +204,7 @@ def _eventually(ev: dict, seen: list[Point]) -> tuple[Verdict, dict]:
         return Verdict.INCONCLUSIVE, dict(ev, reason=(
             f"fails at the last point (n = {n_last:g}); its failure rate falls over the tail, but not as a smooth "
             f"trend (the floor fit's deviance is {fit['deviance']:.3g} on {fit['dof']:d} degrees of freedom, "
-            "significant at 1%): it can be extrapolated neither to a plateau nor to the allowed level; points "
+            "significant at 0.1%): it can be extrapolated neither to a plateau nor to the allowed level; points "
             "beyond the path would decide"))
     return Verdict.INCONCLUSIVE, dict(ev, reason=(
         f"fails at the last point (n = {n_last:g}); its failure rate falls over the tail, but the floor fit puts "
