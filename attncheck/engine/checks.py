@@ -178,6 +178,7 @@ class ScreenedCheck(Check):
     def __init__(self, *args, **kw):
         super().__init__(*args, **kw)
         self.pool = Pool(self.prof.confirm)
+        self.refuted: dict[str, dict] = {}  # repr(case) -> its counterexample, raised again if Hypothesis replays it
 
     def screen(self, case, pt: Point) -> Screened:
         raise NotImplementedError
@@ -186,10 +187,14 @@ class ScreenedCheck(Check):
         raise NotImplementedError
 
     def __call__(self, case, pt, stage, values=None):
+        if repr(case) in self.refuted:  # Hypothesis re-runs a failing example before it reports it
+            raise Violation(self.refuted[repr(case)])
         s = self.screen(case, pt)
         pt.count(stage)
         pt.offer(s.gap, values, self.budget.starts)
         self.pool.offer(case, stage, s)
+        if s.flagrant and self.pool.take(case):
+            self.settle(case, stage, s, pt)
         return s.gap
 
     def pending(self, pt):
@@ -210,7 +215,8 @@ class ScreenedCheck(Check):
         if pt.worst is None:
             pt.worst = dict(info, gap=c.gap)
         if c.state == "refute":
-            raise Violation(dict(info, case=short(case, 4000)))
+            self.refuted[repr(case)] = dict(info, case=short(case, 4000))
+            raise Violation(self.refuted[repr(case)])
 
 
 class ProbabilisticCheck(ScreenedCheck):
@@ -239,7 +245,8 @@ class ProbabilisticCheck(ScreenedCheck):
         k = self._successes(case, claim.sample(case, self.crn(), size), size, pt)
         p = claim.p(case)
         return Screened(stats.screen_score(k, size, p, claim.relation), self._gap(k / size, p),
-                        {"pass_rate": k / size, "draws": size}, claims=p > 0.0)
+                        {"pass_rate": k / size, "draws": size}, claims=p > 0.0,
+                        flagrant=stats.decide(k, size, p, claim.relation, self.alpha_test).state == "refute")
 
     def confirm(self, case, pt):
         claim = self.claim

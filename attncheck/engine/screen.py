@@ -18,7 +18,11 @@ A random kind plugs in by subclassing :class:`.checks.ScreenedCheck` and writing
 - ``screen(case, pt) -> Screened``: the case on the screening draws; ``score`` ranks it (lower is more
   suspect, negative is significant at the liberal level :data:`attncheck.stats.SCREEN_ALPHA`; a case that
   claims nothing ranks last with ``claims=False``), ``gap`` is the tightness handed back to the search
-  (Hypothesis' target, the optimizer's starts), ``info`` a summary kept in the evidence;
+  (Hypothesis' target, the optimizer's starts), ``info`` a summary kept in the evidence; ``flagrant`` when
+  the screening draws alone would refute at the confirmation's level: the case is then confirmed at once,
+  within the same ``Profile.confirm`` confirmations, so that a refutation ends the point's search (a false
+  claim's search stops as soon as it finds a gross violation; a true claim is flagrant with probability
+  below its alpha_per_test, so the worst cases keep their confirmations);
 - ``confirm(case, pt) -> Confirmed``: the sequential test on fresh draws at ``self.alpha_test``; ``state``
   is "refute", "holds" or "continue" (undecided at the budget), ``info`` the evidence of the case (its
   estimate, intervals, draws), ``gap`` its estimate's distance to the claim, ``lower_gap`` the distance of
@@ -38,6 +42,7 @@ class Screened:
     gap: float
     info: dict
     claims: bool = True  # False: the case claims nothing (e.g. probability 0); ranked after every other
+    flagrant: bool = False  # the screening draws alone would refute at the confirmation's level: confirmed at once
 
 
 @dataclass(frozen=True)
@@ -53,7 +58,16 @@ class Pool:
     cases were suspects (negative score) there."""
 
     def __init__(self, keep: int):
-        self.keep, self._heap, self._best, self._suspects = keep, [], {}, set()
+        self.keep, self._heap, self._best, self._suspects, self._done = keep, [], {}, set(), set()
+
+    def take(self, case) -> bool:
+        """Reserve one of the ``keep`` confirmations for ``case`` now (a flagrant case, confirmed during the
+        search so that a refutation ends it); False when none is left or the case has one."""
+        key = repr(case)
+        if key in self._done or len(self._done) >= self.keep:
+            return False
+        self._done.add(key)
+        return True
 
     def offer(self, case, stage: str, s: Screened) -> None:
         key = repr(case)
@@ -67,13 +81,14 @@ class Pool:
         self._best = {repr(t[2]): t for t in self._heap}
 
     def worst(self) -> list[tuple]:
-        """(case, stage that screened it, Screened), worst first."""
-        return [(case, stage, s) for _, _, case, stage, s in self._heap]
+        """(case, stage that screened it, Screened) still to confirm, worst first, within the confirmations left."""
+        todo = [(case, stage, s) for _, _, case, stage, s in self._heap if repr(case) not in self._done]
+        return todo[: self.keep - len(self._done)]
 
     @property
     def suspects(self) -> int:
         return len(self._suspects)
 
     def unconfirmed_suspects(self) -> int:
-        """Suspects that are not among the confirmed cases (then a HOLDS is *not refuted*, never *confirmed*)."""
-        return len(self._suspects - set(self._best))
+        """Suspects neither confirmed nor to be (then a HOLDS is *not refuted*, never *confirmed*)."""
+        return len(self._suspects - self._done - {repr(case) for case, _, _ in self.worst()})
