@@ -212,3 +212,109 @@ def mean_test(values, relation: str, alpha: float, tie=0.0) -> MeanDecision:
         wrong, right, confirm = np.maximum(lower, -upper) - tie, np.full(m, -np.inf), np.full(m, np.nan)
     state = "refute" if np.any(wrong > 0) else "holds" if np.all(right > 0) else "continue"
     return MeanDecision(state, relation, mean, se, lower, upper, tie, confirm, int(np.argmax(wrong)))
+
+
+# ---- screen, then confirm (issue 27): the screen's ranking and the confirmation's stopping rule -------------
+
+#: the screen's level: unadjusted and one-sided, so a case short of its claim is a *suspect* with high power; the
+#: screen spends no alpha (only the confirmation on fresh draws decides), so this level needs no correction
+SCREEN_ALPHA = 0.05
+
+
+def screen_score(k: int, n: int, p: float, relation: str, alpha: float = SCREEN_ALPHA) -> float:
+    """How far the screening draws (k successes of n) clear "Pr {relation} p" at the liberal level ``alpha``:
+    for ``>=`` the one-sided (1 - alpha) upper bound minus p, for ``==`` the distance from p to the nearer end of
+    the two-sided (1 - 2 alpha) interval (negative when p lies outside). Lower is more suspect; negative is
+    significant at ``alpha``. The bound, not the rate, ranks cases, so cases of different p and draws compare."""
+    if relation == ">=":
+        return cp_upper(k, n, alpha) - p
+    if relation == "==":
+        lo, hi = clopper_pearson(k, n, 2 * alpha)
+        return min(hi - p, p - lo)
+    raise ValueError(f"relation must be '>=' or '==', got {relation!r}")
+
+
+def off_claim(k: int, n: int, p: float, relation: str) -> bool:
+    """The estimate k/n sits on the failing side of the claim: below p for ``>=``; for ``==`` more than one
+    standard error sqrt(p (1 - p) / n) away from p. The confirmation draws more while this holds."""
+    if relation == ">=":
+        return k / n < p
+    return abs(k / n - p) > np.sqrt(p * (1.0 - p) / n)
+
+
+# ---- "eventually" with a floor (issue 27 item 4) ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FloorFit:
+    """f(n) = floor + scale * n**slope (floor >= 0, slope <= 0) fitted by binomial maximum likelihood, with the
+    one-sided (1 - alpha) profile-likelihood lower bound of the floor."""
+
+    floor: float
+    floor_lower: float
+    scale: float
+    slope: float
+    points: int
+    deviance: float  # binomial deviance at the maximum (goodness of fit), on points - 3 degrees of freedom
+
+    def fits(self, alpha: float) -> bool:
+        """The model describes the points: at least one degree of freedom, and its deviance not significant at
+        ``alpha`` (chi-square). A path that it does not describe (steps, regimes) cannot be extrapolated by it."""
+        dof = self.points - 3
+        return dof >= 1 and float(_st.chi2.sf(self.deviance, dof)) >= alpha
+
+    def reaches(self, level: float) -> float:
+        """log10 of the n at which the fitted rate falls to ``level`` (inf when it never does)."""
+        if level <= self.floor or self.slope >= 0.0 or self.scale <= 0.0:
+            return float("inf")
+        return float(np.log10((level - self.floor) / self.scale) / self.slope)
+
+
+#: slopes tried by the floor fit: 0 and -1e-3 ... -3 (geometric), fine enough that the profile misses its maximum
+#: by far less than the chi-square cut (measured on the planted families)
+_SLOPES = np.concatenate([[0.0], -np.geomspace(1e-3, 3.0, 240)])
+
+
+def _profile(floor: float, x, k, m) -> tuple[float, float, float]:
+    """max over (scale >= 0, slope in _SLOPES) of the binomial log-likelihood at a fixed floor: (loglik, scale,
+    slope). For a fixed slope the log-likelihood is concave in the scale (the rate is affine in it): Newton's
+    method, every slope at once, kept inside 0 < rate < 1."""
+    g = np.exp(np.outer(_SLOPES, x))  # (slopes, points): n**slope
+    top = (1.0 - 1e-12 - floor) / g.max(axis=1)
+    low = np.where(floor > 0, 0.0, 1e-300)
+    w = np.sum(g * g * m, axis=1)
+    a = np.clip(np.sum(g * (k - floor * m), axis=1) / w, low, top)  # least squares start
+    for _ in range(60):
+        f = np.clip(floor + a[:, None] * g, 1e-300, 1.0 - 1e-15)
+        d1 = np.sum(g * (k / f - (m - k) / (1.0 - f)), axis=1)
+        d2 = -np.sum(g * g * (k / f**2 + (m - k) / (1.0 - f) ** 2), axis=1)
+        step = np.clip(a - d1 / d2, np.maximum(low, a / 10), np.minimum(top, a * 10 + 1e-12))
+        if np.allclose(step, a, rtol=1e-12, atol=0.0):
+            break
+        a = step
+    f = np.clip(floor + a[:, None] * g, 1e-300, 1.0 - 1e-15)
+    ll = np.sum(k * np.log(f) + (m - k) * np.log1p(-f), axis=1)
+    j = int(np.argmax(ll))
+    return float(ll[j]), float(a[j]), float(_SLOPES[j])
+
+
+def fit_binomial_floor(n, failures, draws, level: float, alpha: float = 0.01, grid: int = 80) -> FloorFit:
+    """Fit failures / draws to floor + scale * n**slope by binomial maximum likelihood (every point, zeros
+    included), the floor profiled on a grid over [0, the largest observed rate], refined over [0, level].
+    ``floor_lower`` is the smallest floor of the grid whose profile likelihood lies within the chi-square(1)
+    quantile at 1 - 2 alpha of the maximum (a one-sided bound at level alpha; 0 when the floor-free power law is
+    within it): ``floor_lower > level`` rejects every floor up to ``level`` at level alpha."""
+    from scipy.stats import chi2
+
+    n, k, m = (np.asarray(v, float) for v in (n, failures, draws))
+    if not (n.shape == k.shape == m.shape) or n.size < 3 or np.any(n <= 0) or np.any(k < 0) or np.any(k > m):
+        raise ValueError("need at least 3 (n > 0, 0 <= failures <= draws) triples of equal length")
+    x = np.log(n)
+    floors = np.union1d(np.linspace(0.0, float(np.max(k / m)), grid), np.linspace(0.0, level, grid // 4 + 1))
+    prof = [_profile(f0, x, k, m) for f0 in floors]
+    i = int(np.argmax([p[0] for p in prof]))
+    cut = prof[i][0] - chi2.ppf(1.0 - 2.0 * alpha, 1) / 2.0
+    lower = next(float(f0) for f0, p in zip(floors, prof, strict=True) if p[0] >= cut)
+    with np.errstate(divide="ignore", invalid="ignore"):  # the saturated model: log-likelihood at f = k / m
+        r = k / m
+        saturated = float(np.sum(np.where(k > 0, k * np.log(r), 0.0) + np.where(k < m, (m - k) * np.log1p(-r), 0.0)))
+    return FloorFit(float(floors[i]), lower, prof[i][1], prof[i][2], int(n.size), max(2.0 * (saturated - prof[i][0]), 0.0))

@@ -33,11 +33,16 @@ class Profile:
     name: str
     budgets: dict  # (group, cost) -> Budget, group "deterministic" or "random"
     mc_first: int  # Monte Carlo draws at the first look of the sequential test
-    mc_budget: int  # Monte Carlo draws per case at most
+    mc_budget: int  # Monte Carlo draws per confirmed case, past which it draws more only while short of its claim
     alpha: float  # suite-wide level of false refutations (family-wise, Bonferroni)
     claims: int = 500  # alpha is split over max(claims, random claims loaded): verdicts do not
     #                    depend on which files are loaded until a suite outgrows this
     scale: float = 1.0
+    # screen, then confirm (attncheck.engine.screen): every case the search tries is screened on `screen` common
+    # random draws; the `confirm` worst per path point are confirmed on fresh draws, up to `confirm_budget` each
+    screen: int = 2_000
+    confirm: int = 3
+    confirm_budget: int = 128_000
 
     def budget(self, random: bool, cost: str) -> Budget:
         b = self.budgets[("random" if random else "deterministic", str(cost))]
@@ -65,13 +70,13 @@ PROFILES = {
         det={"cheap": (2000, 256, 4, 300, 256), "normal": (48, 64, 2, 100, 64), "expensive": (12, 16, 1, 30, 32)},
         rnd={"cheap": (100, 32, 2, 60, 2000, 64), "normal": (24, 16, 1, 40, 1000, 32),
              "expensive": (12, 8, 1, 20, 500, 32)}),
-        mc_first=2_000, mc_budget=16_000, alpha=0.01),
+        mc_first=2_000, mc_budget=16_000, alpha=0.01, screen=2_000, confirm=3, confirm_budget=128_000),
     "deep": Profile("deep", _budgets(
         det={"cheap": (8000, 1024, 8, 600, 1024), "normal": (160, 128, 4, 200, 128),
              "expensive": (40, 32, 2, 60, 64)},
         rnd={"cheap": (300, 64, 4, 120, 4000, 128), "normal": (60, 32, 2, 80, 2000, 64),
              "expensive": (40, 16, 1, 40, 1000, 32)}),
-        mc_first=4_000, mc_budget=64_000, alpha=0.01),
+        mc_first=4_000, mc_budget=64_000, alpha=0.01, screen=4_000, confirm=5, confirm_budget=512_000),
 }
 
 

@@ -65,8 +65,8 @@ EVIDENCE_FIELDS: dict[str, str | tuple[str, ...]] = {
     "implied_constant_max": ("number", "string"), "growth_exponent": ("number", "string"),
     "growth_exponent_ci95": "array", "tail_growth_exponent": ("number", "string"), "tail_growth_exponent_ci95": "array",
     "failure_trend": "object", "per_L": "array", "rate_across_L": ("number", "string"), "rate_across_L_ci95": "array",
-    "alpha_per_test": "number", "alpha_per_claim": "number",
-    "undecided": "integer", "undecided_cases": "array", "float_constants": "object",
+    "alpha_per_test": "number", "alpha_per_claim": "number", "confirmation": "object", "suspects": "integer",
+    "confirmed": "array", "undecided": "integer", "undecided_cases": "array", "float_constants": "object",
 }
 
 

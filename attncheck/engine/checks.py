@@ -4,7 +4,9 @@ A check is called by every search stage (corners, Hypothesis, optimizer) with on
 it updates the path point's record and returns the case's *tightness score* (lower is
 closer to failing). Its :meth:`Check.objective` is the smooth version of that score the
 optimizer minimises; for random kinds it uses common random numbers, and it never
-decides anything: a refutation always comes from the check itself, on fresh draws.
+decides anything. A deterministic check decides each case as it comes; a probabilistic one
+only *screens* it, and :meth:`Check.finish` confirms the worst cases on fresh draws after
+the search (:mod:`.screen`).
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import numpy as np
 from attncheck import stats
 from attncheck.core.claims import Claim
 from attncheck.core.profiles import Budget, Profile
+from attncheck.engine.screen import Confirmed, Pool, Screened
 from attncheck.numeric import precision
 from attncheck.numeric.precision import NonFinite
 
@@ -69,7 +72,10 @@ class Point:
     refuted: bool = False
     undecided: int = 0
     counterexample: dict | None = None
-    min_lower_gap: float | None = None  # random kinds: min over cases of (one-sided 95% lower bound - p)
+    min_lower_gap: float | None = None  # screened kinds: min over confirmed cases of (one-sided 95% bound - claim)
+    suspects: int = 0  # screened kinds: distinct cases significant at the screen's liberal level
+    unconfirmed_suspects: int = 0  # ... of which not confirmed (not among the Profile.confirm worst)
+    confirmed: list = field(default_factory=list)  # screened kinds: one summary per confirmed case
     tight: list = field(default_factory=list)  # heap of (-score, n, values): the tightest cases with known values
     undecided_cases: list = field(default_factory=list)  # the first few elements no precision nor exact evaluation decided
     constants: int = 0  # elements whose tiny violation was the rounding of the evaluator's float constants
@@ -145,6 +151,11 @@ class Check:
     def objective(self, case) -> float:
         raise NotImplementedError
 
+    def pending(self, pt: Point) -> list:
+        """The cases to decide after the search of a point (:meth:`ScreenedCheck.settle`): none but for the
+        screened kinds."""
+        return []
+
 
 class DeterministicCheck(Check):
     """identity / inequality: the slack must hold on every element (float64, then mpmath)."""
@@ -175,47 +186,106 @@ class DeterministicCheck(Check):
         return _min_rel(self._decide(case))
 
 
-class ProbabilisticCheck(Check):
-    """Pr[outcome] {>=, ==} p: an exact sequential test on fresh i.i.d. draws of the case."""
+class ScreenedCheck(Check):
+    """A random kind that screens every case during the search and confirms the worst after it
+    (:mod:`.screen`: the protocol, the alpha split, the two methods a kind writes)."""
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.pool = Pool(self.prof.confirm)
+        self.refuted: dict[str, dict] = {}  # repr(case) -> its counterexample, raised again if Hypothesis replays it
+
+    def screen(self, case, pt: Point) -> Screened:
+        raise NotImplementedError
+
+    def confirm(self, case, pt: Point) -> Confirmed:
+        raise NotImplementedError
 
     def __call__(self, case, pt, stage, values=None):
+        if repr(case) in self.refuted:  # Hypothesis re-runs a failing example before it reports it
+            raise Violation(self.refuted[repr(case)])
+        s = self.screen(case, pt)
+        pt.count(stage)
+        pt.offer(s.gap, values, self.budget.starts)
+        self.pool.offer(case, stage, s)
+        if s.flagrant and self.pool.take(case):
+            self.settle(case, stage, s, pt)
+        return s.gap
+
+    def pending(self, pt):
+        """The pool's cases, worst first (:mod:`.search` settles each in turn)."""
+        pt.suspects, pt.unconfirmed_suspects = self.pool.suspects, self.pool.unconfirmed_suspects()
+        return self.pool.worst()
+
+    def settle(self, case, stage: str, s: Screened, pt: Point) -> None:
+        """Confirm one screened case; a refuted one is the point's counterexample (raised as a
+        :class:`Violation`). ``pt.worst`` is the first confirmed, the screen's worst: its estimate comes from draws
+        that did not select it, so that the failure trend of an eventually-claim is not biased by selection (the
+        smallest of several confirmed estimates would be)."""
+        c = self.confirm(case, pt)
+        info = dict(c.info, case=short(case), found_by=stage, screen=s.info)
+        pt.confirmed.append({"gap": c.gap, "draws": info.get("draws"), "found_by": stage, "decision": c.state})
+        if c.lower_gap is not None:
+            pt.min_lower_gap = c.lower_gap if pt.min_lower_gap is None else min(pt.min_lower_gap, c.lower_gap)
+        if pt.worst is None:
+            pt.worst = dict(info, gap=c.gap)
+        if c.state == "refute":
+            self.refuted[repr(case)] = dict(info, case=short(case, 4000))
+            raise Violation(self.refuted[repr(case)])
+
+
+class ProbabilisticCheck(ScreenedCheck):
+    """Pr[outcome] {>=, ==} p: screened on common random numbers, the worst cases confirmed by an exact
+    sequential Clopper-Pearson test on fresh i.i.d. draws (:mod:`.screen`)."""
+
+    def _successes(self, case, R, size: int, pt: Point) -> int:
+        """Outcomes of ``size`` draws that hold (float64, then mpmath); an undecided one counts as a success
+        (a refutation needs decided failures) and is counted in ``pt.undecided``."""
+        claim = self.claim
+        d = precision.holds(lambda xp, idx: claim.evaluate(case, take(R, idx), xp), self.margin, self.esc,
+                            claim.precisions)
+        if d.ok.shape != (size,):
+            raise ValueError(f"claim {claim.id}: evaluate must return one outcome per draw, "
+                             f"got shape {d.ok.shape} for {size} draws")
+        pt.undecided += int(d.undecided.sum())
+        pt.samples += size
+        return int((d.ok | d.undecided).sum())
+
+    def _gap(self, rate: float, p: float) -> float:
+        return rate - p if self.claim.relation == ">=" else -abs(rate - p)
+
+    def screen(self, case, pt):
+        claim = self.claim
+        size = claim.mc_sizes(self.prof.screen, self.prof.screen)[1]
+        k = self._successes(case, claim.sample(case, self.crn(), size), size, pt)
+        p = claim.p(case)
+        return Screened(stats.screen_score(k, size, p, claim.relation), self._gap(k / size, p),
+                        {"pass_rate": k / size, "draws": size}, claims=p > 0.0,
+                        flagrant=stats.decide(k, size, p, claim.relation, self.alpha_test).state == "refute")
+
+    def confirm(self, case, pt):
         claim = self.claim
         rng = case_rng(self.seed, claim.id, case)
         p = claim.p(case)
+        first, budget = claim.mc_sizes(self.prof.mc_first, self.prof.confirm_budget)
+        plain = claim.mc_sizes(self.prof.mc_first, self.prof.mc_budget)[1]
         k = drawn = 0
-        for size in stats.looks(*claim.mc_sizes(self.prof.mc_first, self.prof.mc_budget)):
-            R = claim.sample(case, rng, size - drawn)
-            d = precision.holds(lambda xp, idx: claim.evaluate(case, take(R, idx), xp), self.margin, self.esc,  # noqa: B023 (called at once, inside this iteration)
-                                claim.precisions)
-            if d.ok.shape != (size - drawn,):
-                raise ValueError(f"claim {claim.id}: evaluate must return one outcome per draw, "
-                                 f"got shape {d.ok.shape} for {size - drawn} draws")
-            # an undecided draw counts as a success: refutation only on decided outcomes
-            k, drawn = k + int((d.ok | d.undecided).sum()), size
-            pt.undecided += int(d.undecided.sum())
+        for size in stats.looks(first, budget):
+            k, drawn = k + self._successes(case, claim.sample(case, rng, size - drawn), size - drawn, pt), size
             decision = stats.decide(k, drawn, p, claim.relation, self.alpha_test)
-            if decision.state != "continue":
+            # past the plain per-case budget, more draws only while the estimate sits on the failing side
+            if decision.state != "continue" or (drawn >= plain and not stats.off_claim(k, drawn, p, claim.relation)):
                 break
         rate = k / drawn
         lo, hi = stats.clopper_pearson(k, drawn, 0.05)
-        pt.count(stage)
-        pt.samples += drawn
-        gap = rate - p if claim.relation == ">=" else -abs(rate - p)
+        lower_gap = None
         if p > 0.0:
             lower_gap = (stats.cp_lower(k, drawn, 0.05) - p) if claim.relation == ">=" else \
                 (0.0 if lo <= p <= hi else -abs(rate - p))
-            pt.min_lower_gap = lower_gap if pt.min_lower_gap is None else min(pt.min_lower_gap, lower_gap)
-        pt.offer(gap, values, self.budget.starts)
         info = {"claimed": p, "pass_rate": rate, "successes": k, "draws": drawn, "ci95": [lo, hi],
-                "decision_bounds": [decision.lower, decision.upper], "case": short(case), "found_by": stage,
+                "decision_bounds": [decision.lower, decision.upper],
                 "rng": f"case_rng(seed={self.seed}, claim_id={claim.id!r}, case)"}
-        # a case whose claimed probability is 0 claims nothing: it is the worst case only if all are
-        rank = (p == 0.0, gap)
-        if pt.worst is None or rank < (pt.worst["claimed"] == 0.0, pt.worst["gap"]):
-            pt.worst = dict(info, gap=gap)
-        if decision.state == "refute":
-            raise Violation(dict(info, case=short(case, 4000)))
-        return gap
+        return Confirmed(decision.state, info, self._gap(rate, p), lower_gap)
 
     def objective(self, case):
         claim = self.claim
@@ -224,9 +294,7 @@ class ProbabilisticCheck(Check):
         with np.errstate(invalid="ignore"):
             v = np.asarray(s.value, float)
             ok = np.isfinite(v) & np.asarray(s.holds(v), bool)
-        rate = float(ok.mean())
-        p = claim.p(case)
-        return rate - p if claim.relation == ">=" else -abs(rate - p)
+        return self._gap(float(ok.mean()), claim.p(case))
 
 
 class AsymptoticCheck(Check):
@@ -278,12 +346,13 @@ def mean_values(claim: Claim, case, R, size: int) -> tuple[np.ndarray, np.ndarra
     return v.reshape(size, -1), scale.reshape(size, -1)
 
 
-def mean_case(claim: Claim, case, rng: np.random.Generator, sizes: list[int], alpha: float,
-              margin: float) -> tuple[stats.MeanDecision, int]:
+def mean_case(claim: Claim, case, rng: np.random.Generator, sizes: list[int], alpha: float, margin: float,
+              plain: int | None = None) -> tuple[stats.MeanDecision, int]:
     """The sequential mean test of one case (:func:`attncheck.stats.mean_test`) on fresh draws from ``rng``.
 
     ``sizes``: the cumulative draws of the looks (:func:`attncheck.stats.looks`), each look at level ``alpha``;
-    stops at the first look that refutes or holds. A coordinate's tie band is ``margin`` times the mean
+    stops at the first look that refutes or holds, and past ``plain`` draws as soon as no mean sits on the
+    failing side of its tie band (:func:`off_mean`). A coordinate's tie band is ``margin`` times the mean
     scale of its draws (the engine's float-rounding margin of deterministic slacks). Returns the last
     look's decision and the draws it used."""
     chunks, scales, drawn = [], [], 0
@@ -294,9 +363,19 @@ def mean_case(claim: Claim, case, rng: np.random.Generator, sizes: list[int], al
         drawn = size
         d = stats.mean_test(np.concatenate(chunks), claim.relation, alpha,
                             margin * np.concatenate(scales).mean(axis=0))
-        if d.state != "continue":
+        if d.state != "continue" or (plain is not None and drawn >= plain and not off_mean(d)):
             break
     return d, drawn
+
+
+def off_mean(d: stats.MeanDecision) -> bool:
+    """Some mean sits on the failing side of the claim: past its tie band for ``<=``/``>=``, more than one
+    standard error (or the band) from 0 for ``==``. The confirmation draws more while this holds."""
+    if d.relation == "<=":
+        return bool(np.any(d.mean > d.tie))
+    if d.relation == ">=":
+        return bool(np.any(d.mean < -d.tie))
+    return bool(np.any(np.abs(d.mean) > np.maximum(d.se, d.tie)))
 
 
 def mean_score(d: stats.MeanDecision) -> float:
@@ -306,29 +385,42 @@ def mean_score(d: stats.MeanDecision) -> float:
     return float(np.min(signed / np.maximum(np.maximum(d.se, d.tie), 1e-300))) + 0.0  # no -0.0
 
 
-class ExpectationCheck(Check):
-    """E[V] {<=, >=, ==} 0 per coordinate: a sequential mean test on fresh i.i.d. draws of the case."""
+def mean_margin(d: stats.MeanDecision) -> float:
+    """How far every mean's interval at the decision's level clears the failing side of its tie band, in
+    standard errors (negative: some mean is significantly on the failing side at that level)."""
+    clear = {"<=": d.tie - d.lower, ">=": d.upper + d.tie,
+             "==": np.minimum(d.tie - d.lower, d.upper + d.tie)}[d.relation]
+    return float(np.min(clear / np.maximum(np.maximum(d.se, d.tie), 1e-300))) + 0.0
 
-    def __call__(self, case, pt, stage, values=None):
+
+class ExpectationCheck(ScreenedCheck):
+    """E[V] {<=, >=, ==} 0 per coordinate: screened on common random numbers, the worst cases confirmed by a
+    sequential mean test on fresh i.i.d. draws (:mod:`.screen`)."""
+
+    def screen(self, case, pt):
         claim = self.claim
-        sizes = stats.looks(*claim.mc_sizes(self.prof.mc_first, self.prof.mc_budget))
-        d, drawn = mean_case(claim, case, case_rng(self.seed, claim.id, case), sizes, self.alpha_test, self.margin)
-        j, score = d.coordinate, mean_score(d)
-        pt.count(stage)
+        size = claim.mc_sizes(self.prof.screen, self.prof.screen)[1]
+        v, scale = mean_values(claim, case, claim.sample(case, self.crn(), size), size)
+        pt.samples += size
+        tie = self.margin * scale.mean(axis=0)
+        d = stats.mean_test(v, claim.relation, stats.SCREEN_ALPHA, tie)
+        flagrant = stats.mean_test(v, claim.relation, self.alpha_test, tie).state == "refute"
+        return Screened(mean_margin(d), mean_score(d), {"mean": float(d.mean[d.coordinate]), "draws": size},
+                        flagrant=flagrant)
+
+    def confirm(self, case, pt):
+        claim = self.claim
+        first, budget = claim.mc_sizes(self.prof.mc_first, self.prof.confirm_budget)
+        plain = claim.mc_sizes(self.prof.mc_first, self.prof.mc_budget)[1]
+        d, drawn = mean_case(claim, case, case_rng(self.seed, claim.id, case), stats.looks(first, budget),
+                             self.alpha_test, self.margin, plain)
         pt.samples += drawn
-        gap = 0.0 if d.confirmed else -np.inf  # the verdict's strength: >= 0 at every case is "confirmed"
-        pt.min_lower_gap = gap if pt.min_lower_gap is None else min(pt.min_lower_gap, gap)
-        pt.offer(score, values, self.budget.starts)
+        j = d.coordinate
         info = {"relation": d.relation, "mean": float(d.mean[j]), "se": float(d.se[j]),
-                "decision_bounds": [float(d.lower[j]), float(d.upper[j])], "tie_band": float(d.tie[j]), "draws": drawn,
-                "coordinate": j, "coordinates": int(d.mean.size), "score": score, "confirmed": d.confirmed,
-                "case": short(case), "found_by": stage,
-                "rng": f"case_rng(seed={self.seed}, claim_id={claim.id!r}, case)"}
-        if pt.worst is None or score < pt.worst["score"]:
-            pt.worst = info
-        if d.state == "refute":
-            raise Violation(dict(info, case=short(case, 4000)))
-        return score
+                "decision_bounds": [float(d.lower[j]), float(d.upper[j])], "tie_band": float(d.tie[j]),
+                "draws": drawn, "coordinate": j, "coordinates": int(d.mean.size), "score": mean_score(d),
+                "confirmed": d.confirmed, "rng": f"case_rng(seed={self.seed}, claim_id={claim.id!r}, case)"}
+        return Confirmed(d.state, info, mean_score(d), 0.0 if d.confirmed else -np.inf)
 
     def objective(self, case):
         claim = self.claim

@@ -10,7 +10,7 @@ from attncheck import stats
 from attncheck.core.claims import Claim, Kind, Verdict
 from attncheck.core.profiles import Profile, get_profile
 from attncheck.engine.checks import AsymptoticCheck, DeterministicCheck, ExpectationCheck, ProbabilisticCheck, short
-from attncheck.engine.search import EvaluationFailed, carry_worst, corner_values, search_point, space_of
+from attncheck.engine.search import EvaluationFailed, carry_worst, search_point
 from attncheck.engine.verdict import decide
 from attncheck.numeric.precision import Escalation, NonFinite
 
@@ -19,20 +19,12 @@ _CHECKS = {Kind.IDENTITY: DeterministicCheck, Kind.INEQUALITY: DeterministicChec
            Kind.EXPECTATION: ExpectationCheck}
 
 
-def _tests_per_point(claim: Claim, budget, point) -> int:
-    """Exact tests one path point may run: corners, Hypothesis examples, design points, optimizer results."""
-    space = space_of(claim, point)
-    starts = budget.starts if space is not None and space.reals else 0
-    design = budget.design if space is not None else 0
-    return len(corner_values(claim, point, budget)) + budget.examples + design + starts
-
-
 def alpha_per_test(claim: Claim, prof: Profile, n_random_claims: int) -> tuple[float, float]:
-    """(per claim, per test) levels: Bonferroni over claims, points, tests and looks."""
+    """(per claim, per test) levels: Bonferroni over claims, then over the confirmations (path points x
+    ``prof.confirm`` cases x the looks of one confirmation); the screened cases spend nothing (:mod:`.screen`)."""
     alpha_claim = stats.bonferroni(prof.alpha, max(prof.claims, n_random_claims))
-    budget = prof.budget(claim.kind.random, claim.cost.value)
-    tests = sum(_tests_per_point(claim, budget, pt) for pt in claim.points(prof.name))
-    return alpha_claim, alpha_claim / (tests * len(stats.looks(*claim.mc_sizes(prof.mc_first, prof.mc_budget))))
+    looks = len(stats.looks(*claim.mc_sizes(prof.mc_first, prof.confirm_budget)))
+    return alpha_claim, alpha_claim / (len(claim.points(prof.name)) * prof.confirm * looks)
 
 
 def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_claims: int = 1,
@@ -87,6 +79,10 @@ def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_
     if claim.kind.tested:
         evidence["alpha_per_test"] = alpha_test
         evidence["alpha_per_claim"] = alpha_claim
+        first, most = claim.mc_sizes(prof.mc_first, prof.confirm_budget)
+        evidence["confirmation"] = {"screen_draws": claim.mc_sizes(prof.screen, prof.screen)[1],
+                                    "screen_alpha": stats.SCREEN_ALPHA, "cases_per_point": prof.confirm,
+                                    "first_look": first, "draws_max": most}
     return record(claim, verdict, evidence)
 
 

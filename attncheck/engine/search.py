@@ -15,7 +15,8 @@ The Space is the claim's declared one, or one read off its strategy where that i
    derivative-free search (Powell) over the Space's real coordinates minimises the
    check's objective; its best point is checked like any other case.
 
-The first violation ends the point's search. Every stage is a fixed function of the
+The first violation ends the point's search. A probabilistic check only screens the cases
+during the stages; its worst ones are confirmed on fresh draws after them (:mod:`.screen`). Every stage is a fixed function of the
 seed and the budget, so a seed replays the same cases.
 """
 from __future__ import annotations
@@ -174,6 +175,17 @@ def _optimize(check: Check, pt: Point) -> None:
         _checked(check, space.case(best["values"]), pt, "optimizer", best["values"])
 
 
+def _finish(check: Check, pt: Point) -> None:
+    """After the stages: the check settles its pending cases (a screened kind's confirmations, worst first)."""
+    for case, stage, screened in check.pending(pt):
+        try:
+            check.settle(case, stage, screened, pt)
+        except Violation:
+            raise
+        except Exception as exc:
+            raise EvaluationFailed(case, "confirm", pt.point) from exc
+
+
 def search_point(check: Check, point) -> Point:
     """Run the four stages at one path point; a violation marks the point refuted.
 
@@ -184,6 +196,7 @@ def search_point(check: Check, point) -> Point:
     try:
         for stage in ((_corners, _hypothesis) if declared else (_hypothesis, _corners)) + (_design, _optimize):
             stage(check, pt)
+        _finish(check, pt)
     except Violation as v:
         pt.refuted = True
         pt.counterexample = v.info

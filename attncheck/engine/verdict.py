@@ -1,12 +1,14 @@
 """The verdict policy: from what the search saw at each path point to one verdict.
 
-- Deterministic and probabilistic claims: REFUTED on a violation (for ``eventually``
-  claims only at the end of the path, and only when the failure rate does not fall
-  significantly along the path: a falling one is INCONCLUSIVE with the extrapolated n
-  at which it would hold), INCONCLUSIVE when no precision nor exact evaluation decides some slack,
-  HOLDS otherwise. A probabilistic HOLDS is *confirmed* when every case's one-sided 95%
-  lower bound reaches the claim, *not refuted* otherwise; an expectation HOLDS likewise when
-  every case's one-sided 95% interval of every mean lies on the claimed side of 0 (``==``: never).
+- Deterministic and probabilistic claims: REFUTED on a violation (a probabilistic one confirmed on
+  fresh draws, :mod:`.screen`; for ``eventually`` claims only at the end of the path, judged by
+  :func:`failure_trend`: REFUTED when the failure rate levels off above the allowed level over
+  the tail, HOLDS with the extrapolated n from which it holds when the fit supports a rate
+  falling to it, INCONCLUSIVE otherwise), INCONCLUSIVE when no precision nor exact evaluation
+  decides some slack, HOLDS otherwise. A probabilistic HOLDS is *confirmed* when every confirmed
+  case's one-sided 95% lower bound reaches the claim (and every suspect was confirmed), *not
+  refuted* otherwise; an expectation HOLDS likewise when every case's one-sided 95% interval of
+  every mean lies on the claimed side of 0 (``==``: never).
 - Asymptotic claims: judged on the trend of the implied constant along the path.
 - A certificate (interval branch and bound) may upgrade HOLDS to CERTIFIED or refute.
 """
@@ -41,6 +43,8 @@ def point_summary(p: Point) -> dict:
         out["undecided_cases"] = p.undecided_cases
     if p.constants:
         out["float_constants"] = {"cases": p.constants, "first": p.constant_case}
+    if p.confirmed:
+        out.update(suspects=p.suspects, confirmed=p.confirmed)
     return out
 
 
@@ -120,44 +124,108 @@ def _across(points: list[Point], x: str) -> tuple[Verdict, dict]:
     return verdict, ev
 
 
-#: level of the "failure rate falls" test of eventually-claims (two-sided interval of the exponent)
+#: level of the eventually-rule's tests: the fall over the tail (two-sided interval of its exponent) and the floor
+#: (one-sided profile bound); a chance fall of a flat rate would spare a false claim, so it is the suite's alpha
 TREND_ALPHA = 0.01
+#: level of the floor fit's goodness of fit: a path it does not describe is extrapolated neither way (stricter than
+#: TREND_ALPHA, so that a smooth trend is rarely taken for steps; a stepped one, e.g. deng2023 lemma-e.3/part-2,
+#: has a deviance of hundreds)
+FIT_ALPHA = 0.001
+
+
+def _tail(pos: list, n_half: float) -> list:
+    """The points of the last half of the path (n >= n_half) with 0 < failures < draws, at least 3 (else the
+    last 3 such points)."""
+    tail = [r for r in pos if r[0] >= n_half]
+    return tail if len(tail) >= 3 and len({r[0] for r in tail}) >= 2 else pos[-3:]
 
 
 def failure_trend(points: list[Point]) -> dict | None:
-    """Fit the worst case's failure rate 1 - pass_rate to a power of n along the path,
-    weighted by the draws behind each point (:func:`stats.fit_binomial_power_law`).
+    """The failure rate 1 - pass_rate of each point's worst (confirmed) case along the path, judged twice.
 
-    Returns the fit and, when it falls significantly (99% CI of the exponent below 0: a chance
-    fall of a flat rate would spare a false claim, so the level is the suite's alpha = 0.01),
-    the extrapolated n at which the failure rate reaches what the claim allows (1 - p
-    at the last point). None when fewer than 3 points have a failure rate strictly between 0 and 1.
+    - **Tail**: a power of n over the last half of the path (:func:`stats.fit_binomial_power_law`, weighted by the
+      draws); ``falls`` when the 99% interval of its exponent lies below 0.
+    - **Floor**: floor + a n^slope over the whole path by binomial maximum likelihood
+      (:func:`stats.fit_binomial_floor`), with the floor's one-sided 99% profile lower bound.
+
+    ``levels_off`` (the claim is REFUTED when its last point fails): the tail does not fall significantly, or the
+    floor fit describes the path (``fits``: its deviance is not significant at FIT_ALPHA = 0.1%) and puts the floor
+    significantly above the allowed failure rate 1 - p. ``holds_from_extrapolated(_log10)``: only where the fit
+    describes the path and supports a rate falling to the allowed level (its best floor lies below it, and no
+    floor at all is within the floor's 99% profile interval), the n at which the fitted rate reaches it; beyond
+    the path's last n it is an extrapolation (``extrapolated``). A path the floor fit does not describe (steps,
+    a different regime at each point) is extrapolated neither way. None when fewer than 3 points have
+    0 < failures < draws.
     """
     rows = [(path_n(p.point), p.worst["draws"] - p.worst["successes"], p.worst["draws"], p.worst["claimed"])
             for p in points if p.worst and "pass_rate" in p.worst]
     pos = [(n, k, m) for n, k, m, _ in rows if 0 < k < m]
     if len(pos) < 3 or len({n for n, _, _ in pos}) < 2:
         return None
-    fit = stats.fit_binomial_power_law(*zip(*pos, strict=False), alpha=TREND_ALPHA)
-    out = {"failure_rate": [[n, k / m] for n, k, m in pos], "exponent": fit.slope,
-           "exponent_ci99": [fit.lower, fit.upper], "falls": fit.lower < 0 and fit.upper < 0}
+    tail = _tail(pos, rows[len(rows) // 2][0])
+    fit = stats.fit_binomial_power_law(*zip(*tail, strict=True), alpha=TREND_ALPHA)
     allowed = 1.0 - rows[-1][3]
-    if out["falls"] and allowed > 0:
-        n_last, f_last = pos[-1][0], pos[-1][1] / pos[-1][2]
-        # f(n) = f_last (n / n_last)^slope reaches the allowed failure rate at n = 10^log10_n (in logs: a slope
-        # near 0 puts it beyond float range; the value itself only where it is finite)
-        log10_n = math.log10(n_last) + math.log10(allowed / f_last) / fit.slope
+    floor = stats.fit_binomial_floor(*zip(*[r[:3] for r in rows], strict=True), level=allowed, alpha=TREND_ALPHA)
+    falls = fit.lower < 0 and fit.upper < 0
+    out = {"failure_rate": [[n, k / m] for n, k, m, _ in rows], "allowed": allowed, "tail_from": tail[0][0],
+           "exponent": fit.slope, "exponent_ci99": [fit.lower, fit.upper], "falls": falls,
+           "floor": floor.floor, "floor_lower99": floor.floor_lower,
+           "floor_fit": {"scale": floor.scale, "slope": floor.slope, "deviance": floor.deviance,
+                         "dof": floor.points - 3, "fits": floor.fits(FIT_ALPHA)}}
+    fits = out["floor_fit"]["fits"]
+    out["levels_off"] = not falls or (fits and floor.floor_lower > allowed)
+    if not out["levels_off"] and fits and floor.floor < allowed and floor.floor_lower == 0.0:
+        # in logs: a slope near 0 puts the n beyond float range; the value itself only where it is finite
+        log10_n = floor.reaches(allowed)
         out["holds_from_extrapolated_log10"] = log10_n
+        out["extrapolated"] = log10_n > math.log10(rows[-1][0])
         if log10_n < 300:
             out["holds_from_extrapolated"] = 10.0 ** log10_n
     return out
 
 
+def _eventually(ev: dict, seen: list[Point]) -> tuple[Verdict, dict]:
+    """An eventually-claim that fails at its last point (:func:`failure_trend`): REFUTED when its failure rate
+    levels off above the allowed level over the tail; HOLDS (not refuted), with the n from which it holds labelled
+    as an extrapolation, when the fit supports a rate falling to the allowed level; INCONCLUSIVE otherwise."""
+    trend = failure_trend(seen)
+    if trend is not None:
+        ev["failure_trend"] = trend
+    n_last = path_n(seen[-1].point)
+    if trend is None or trend["levels_off"]:
+        why = "fewer than 3 points with failures to fit" if trend is None else (
+            f"its failure rate does not fall significantly over the tail (n >= {trend['tail_from']:g})"
+            if not trend["falls"] else
+            f"its failure rate levels off at {trend['floor']:.3g} (99% lower bound {trend['floor_lower99']:.3g}) "
+            f"above the allowed {trend['allowed']:.3g}")
+        return Verdict.REFUTED, dict(ev, reason=f"fails at the last point (n = {n_last:g}), and {why}")
+    if "holds_from_extrapolated_log10" in trend:
+        where = "an extrapolation beyond the path" if trend["extrapolated"] else "within the path"
+        return Verdict.HOLDS, dict(ev, strength="not refuted", reason=(
+            f"fails at every n up to the last point (n = {n_last:g}), but its failure rate falls over the tail "
+            f"(like n^{trend['exponent']:.3g}) with no floor above the allowed {trend['allowed']:.3g}; the fit reaches "
+            f"it from n ~ 10^{trend['holds_from_extrapolated_log10']:.3g}, {where}"))
+    fit = trend["floor_fit"]
+    if not fit["fits"]:
+        return Verdict.INCONCLUSIVE, dict(ev, reason=(
+            f"fails at the last point (n = {n_last:g}); its failure rate falls over the tail, but not as a smooth "
+            f"trend (the floor fit's deviance is {fit['deviance']:.3g} on {fit['dof']:d} degrees of freedom, "
+            "significant at 0.1%): it can be extrapolated neither to a plateau nor to the allowed level; points "
+            "beyond the path would decide"))
+    return Verdict.INCONCLUSIVE, dict(ev, reason=(
+        f"fails at the last point (n = {n_last:g}); its failure rate falls over the tail, but the floor fit puts "
+        f"its limit at {trend['floor']:.3g}, not below the allowed {trend['allowed']:.3g} (nor significantly "
+        "above it): points beyond the path would decide"))
+
+
 def _strength(claim: Claim, points: list[Point]) -> str | None:
+    """*confirmed*: every confirmed case's one-sided 95% lower bound reaches the claim and every suspect of the
+    screen was among the confirmed cases; *not refuted* otherwise."""
     if not claim.kind.tested:  # probabilistic and expectation claims
         return None
     gaps = [p.min_lower_gap for p in points if p.min_lower_gap is not None]
-    return "confirmed" if gaps and min(gaps) >= 0 else "not refuted"
+    unconfirmed = any(p.unconfirmed_suspects for p in points)
+    return "confirmed" if gaps and min(gaps) >= 0 and not unconfirmed else "not refuted"
 
 
 def _series(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
@@ -206,16 +274,9 @@ def _one_series(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
         if not claim.eventually:
             return Verdict.REFUTED, ev
         if seen[-1].refuted:
-            trend = failure_trend(seen) if claim.kind is Kind.PROBABILISTIC else None
-            if trend is None or not trend["falls"]:
-                if trend is not None:
-                    ev["failure_trend"] = trend
+            if claim.kind is not Kind.PROBABILISTIC:
                 return Verdict.REFUTED, ev
-            ev["failure_trend"] = trend
-            return Verdict.INCONCLUSIVE, dict(ev, reason=(
-                "fails at the last point, but its failure rate falls like n^{:.3g} along the path; "
-                "extrapolated to hold from n ~ 10^{:.3g}".format(trend["exponent"],
-                                                           trend.get("holds_from_extrapolated_log10", math.inf))))
+            return _eventually(ev, seen)
     undecided = [p for p in (tail if claim.eventually else seen) if p.undecided]
     if undecided:
         first = next((c for p in undecided for c in p.undecided_cases), None)

@@ -18,8 +18,8 @@ def verdict_label(rec: dict) -> str:
     """The verdict as a reader needs it: with "from n = ..." and how strongly it holds.
 
     "HOLDS for n >= 1e+05 (fails below)", "HOLDS (confirmed)" when every case's 95% lower
-    bound reaches the claim, "HOLDS (not refuted)" otherwise; an INCONCLUSIVE eventual
-    claim gives the extrapolated n from which it would hold.
+    bound reaches the claim, "HOLDS (not refuted)" otherwise; an eventual claim that fails at the
+    end of its path gives the n from which its fitted failure rate holds, marked when extrapolated.
     """
     ev, verdict = rec["evidence"], rec["verdict"]
     label = verdict
@@ -28,8 +28,9 @@ def verdict_label(rec: dict) -> str:
     if verdict == "HOLDS" and ev.get("strength"):
         label += f" ({ev['strength']})"
     trend = ev.get("failure_trend") or {}
-    if verdict == "INCONCLUSIVE" and "holds_from_extrapolated" in trend:
-        label += f" (failure falls; holds from n ~ {_fmt(trend['holds_from_extrapolated'])}?)"
+    if verdict in ("HOLDS", "INCONCLUSIVE") and "holds_from_extrapolated" in trend:
+        where = ", extrapolated" if trend.get("extrapolated") else ""
+        label += f" (failure falls; holds from n ~ {_fmt(trend['holds_from_extrapolated'])}{where})"
     if ev.get("series"):
         label += " [" + "; ".join(_series_label(row) for row in ev["series"]) + "]"
     return label

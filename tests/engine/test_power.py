@@ -40,14 +40,27 @@ def test_overflow_is_decided_by_mpmath_not_an_error():
     assert twin["evidence"]["escalation"]["escalated"] == twin["evidence"]["escalation"]["evaluated"]
 
 
-def test_eventually_slow_fall_is_inconclusive_with_extrapolation():
+def test_eventually_slow_fall_holds_with_an_n_labelled_as_an_extrapolation():
+    """A failure rate still above the allowed level at the path's end but falling like a power, with no floor
+    (docs/verdicts.md, "For sufficiently large n"): HOLDS (not refuted), the n it holds from labelled as an
+    extrapolation; a flat rate is REFUTED."""
     rec = run(POWER.get("power/eventually-slow/twin"), "quick", seed=0)
-    assert rec["verdict"] == "INCONCLUSIVE"
+    assert rec["verdict"] == "HOLDS" and rec["evidence"]["strength"] == "not refuted"
     trend = rec["evidence"]["failure_trend"]
-    assert trend["falls"] and trend["exponent_ci99"][1] < 0
-    assert trend["holds_from_extrapolated"] > 1e12  # beyond the path: 0.5 n^-0.05 = 0.05 at n = 1e20
+    assert trend["falls"] and trend["exponent_ci99"][1] < 0 and trend["floor_lower99"] == 0.0
+    assert trend["extrapolated"] and trend["holds_from_extrapolated"] > 1e12  # 0.5 n^-0.05 = 0.05 at n = 1e20
+    assert "an extrapolation beyond the path" in rec["evidence"]["reason"]
     flat = run(POWER.get("power/eventually-slow/false"), "quick", seed=0)
-    assert flat["verdict"] == "REFUTED" and not flat["evidence"].get("failure_trend", {}).get("falls", False)
+    assert flat["verdict"] == "REFUTED" and flat["evidence"]["failure_trend"]["levels_off"]
+    assert not flat["evidence"]["failure_trend"]["falls"]
+
+
+def test_a_failure_rate_falling_to_a_plateau_is_refuted_by_its_floor():
+    """f = 0.08 + 0.25 n^-0.3 falls along the path; the floor fit puts its limit significantly above 0.05."""
+    rec = run(POWER.get("power/eventually-plateau/false"), "quick", seed=0)
+    trend = rec["evidence"]["failure_trend"]
+    assert rec["verdict"] == "REFUTED" and trend["levels_off"] and trend["floor_lower99"] > trend["allowed"]
+    assert "holds_from_extrapolated_log10" not in trend
 
 
 def test_eventually_from_n0_reports_where_it_holds():
@@ -72,10 +85,10 @@ def test_a_failure_rate_falling_too_slowly_to_extrapolate_in_float_range_is_not_
     from attncheck.engine.checks import Point
     from attncheck.engine.verdict import failure_trend
 
-    pts = [Point(point=n, worst={"draws": 10**6, "successes": 10**6 - k, "claimed": 0.99, "pass_rate": 1 - k / 1e6})
-           for n, k in ((1e2, 500_000), (1e4, 499_000), (1e6, 498_000), (1e9, 497_000))]
-    trend = failure_trend(pts)
-    assert trend["falls"] and trend["holds_from_extrapolated_log10"] > 308
+    pts = [Point(point=n, worst={"draws": 10**6, "successes": 10**6 - round(2e5 * n**-0.001), "claimed": 0.9,
+                                 "pass_rate": 1 - 0.2 * n**-0.001}) for n in (1e2, 1e4, 1e6, 1e9)]
+    trend = failure_trend(pts)  # 0.2 n^-0.001 reaches 0.1 at n = 10^301
+    assert trend["falls"] and not trend["levels_off"] and trend["holds_from_extrapolated_log10"] > 300
     assert "holds_from_extrapolated" not in trend
 
 

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from attncheck import Real, Slack, Space, claim, ge, le, lt
+from attncheck import Int, Real, Slack, Space, claim, ge, le, lt
 from attncheck.core.claims import Registry
 
 POWER = Registry()
@@ -479,3 +479,71 @@ def _lse_tie(which, above, why=None):
 lse_tie_false = _lse_tie("false", ABOVE, "log sum of k equal e^a >= a + log k + 1e-13 |a + log k|: false everywhere "
                          "by 1e-13 relative; the twin is a tie at every case, which mpmath only bounds")
 lse_tie_twin = _lse_tie("twin", 0.0)
+
+# ---- Screen, then confirm; "eventually" with a floor (issue 27, items 2, 4 and 9) ------------------------------
+# 20. A Hoeffding-style claim with a constant too strong for it, as a user writes it: Pr[S_n < c sqrt n] >=
+#     1 - e^{-c^2} for a Rademacher sum S_n (Hoeffding gives e^{-c^2/2}). Over n in [100, 400] it is short of its
+#     level by at most 1.0% (n = 100, c = 2.0: 0.9716 against 0.9817), on the left of the binomial's jumps in c.
+#     The twin claims the exact probability (scipy's binomial CDF): a true claim exactly at its level everywhere.
+from scipy import stats as _sst  # noqa: E402
+
+HOEFFDING = Space(n=Int(100, 400), c=Real(0.5, 2.5))
+
+
+def _rademacher_sum(case, rng, size):
+    return 2.0 * rng.binomial(case["n"], 0.5, size) - case["n"]
+
+
+def _below_exact(case):
+    """Pr[S_n < c sqrt n] = Pr[B < (n + c sqrt n) / 2], B ~ Binomial(n, 1/2)."""
+    n = case["n"]
+    return float(_sst.binom.cdf(math.ceil((n + case["c"] * math.sqrt(n)) / 2) - 1, n, 0.5))
+
+
+@planted("hoeffding-one-percent", "false", "Pr[S_n < c sqrt n] >= 1 - e^{-c^2} (Hoeffding gives e^{-c^2/2}): short "
+         "of its level by at most 1.0% (n in [100, 400], c in [0.5, 2.5])", kind="probabilistic", space=HOEFFDING,
+         statement=r"\Pr[S_n < c\sqrt n] \ge 1 - e^{-c^2}", sample=_rademacher_sum,
+         probability=lambda case: 1.0 - math.exp(-case["c"] ** 2))
+def hoeffding_false(case, S, xp):
+    return lt(xp.asarray(S), case["c"] * math.sqrt(case["n"]), xp)
+
+
+@planted("hoeffding-one-percent", "twin", kind="probabilistic", space=HOEFFDING,
+         statement=r"\Pr[S_n < c\sqrt n] \ge \Pr[\mathrm{Bin}(n, 1/2) < (n + c\sqrt n)/2] (exactly at its level)",
+         sample=_rademacher_sum, probability=_below_exact)
+def hoeffding_twin(case, S, xp):
+    return lt(xp.asarray(S), case["c"] * math.sqrt(case["n"]), xp)
+
+
+# 21. "Eventually" with a floor: Pr[U >= f(n)] >= 0.95 (allowed failure rate 0.05). The false claim's failure rate
+#     falls like a power toward a plateau 0.08 above the allowed level, f = 0.08 + 0.25 n^{-0.3} (0.0805 at the end
+#     of the quick path: false at every n); the twin's falls to 0 like 0.33 n^{-0.08}, reaching 0.05 at n ~ 10^10.2
+#     (beyond the quick path, whose last point fails; inside the deep one).
+plateau_false = _eventually("eventually-plateau", "false", lambda n: 0.08 + 0.25 * n ** -0.3,
+                            r"failure rate 0.08 + 0.25 n^{-0.3}: falls to a plateau 0.08 > 0.05",
+                            "failure rate falling to a plateau 0.08 above the allowed 0.05 (false) vs falling to 0 "
+                            "like 0.33 n^-0.08 (twin, still above 0.05 at the quick path's end)")
+plateau_twin = _eventually("eventually-plateau", "twin", lambda n: 0.33 * n ** -0.08,
+                           r"failure rate 0.33 n^{-0.08}: falls to 0 (below 0.05 from n ~ 10^{10.2})")
+
+
+# 22. Short of its level by exactly 1% everywhere, at moderate levels: Pr[S_n < c sqrt n] >= (the exact
+#     probability) + 0.01 over c in [0.5, 1.5] (levels 0.62 to 0.94), n in [100, 400]. At these levels a 1%
+#     shortfall needs about 10^5 draws at the engine's per-test level: never significant when alpha was split
+#     over every case the search tries (16000 draws per case); the twin is hoeffding-one-percent's, at its level.
+MODERATE = Space(n=Int(100, 400), c=Real(0.5, 1.5))
+
+
+@planted("one-percent-short", "false", "Pr[S_n < c sqrt n] >= exact + 0.01: short by 1% at every case, at levels "
+         "0.62-0.94 (c in [0.5, 1.5], n in [100, 400])", kind="probabilistic", space=MODERATE,
+         statement=r"\Pr[S_n < c\sqrt n] \ge \Pr[\mathrm{Bin}(n, 1/2) < (n + c\sqrt n)/2] + 0.01",
+         sample=_rademacher_sum, probability=lambda case: _below_exact(case) + 0.01)
+def one_percent_false(case, S, xp):
+    return lt(xp.asarray(S), case["c"] * math.sqrt(case["n"]), xp)
+
+
+@planted("one-percent-short", "twin", kind="probabilistic", space=MODERATE,
+         statement=r"\Pr[S_n < c\sqrt n] \ge \Pr[\mathrm{Bin}(n, 1/2) < (n + c\sqrt n)/2] (exactly at its level)",
+         sample=_rademacher_sum, probability=_below_exact)
+def one_percent_twin(case, S, xp):
+    return lt(xp.asarray(S), case["c"] * math.sqrt(case["n"]), xp)

@@ -86,15 +86,12 @@ def test_size_a_true_claim_at_its_bound_is_rarely_refuted(p):
     assert rate <= 0.2
 
 
-@pytest.mark.parametrize("cost", ["normal", "cheap"])
 @pytest.mark.parametrize("p", [0.5, 0.9, 0.99, 1.0])
-def test_power_a_claim_0_05_too_optimistic_is_refuted(p, cost):
-    # default budget and the engine's per-test level: alpha split over the claims, the tests of
-    # one point (corners, Hypothesis cases, optimizer results) and the looks
+def test_power_a_claim_0_05_too_optimistic_is_refuted(p):
+    # the engine's per-test level: alpha split over the claims, the confirmed cases of one point and the looks of
+    # a confirmation (attncheck.engine.screen); within the plain per-case budget
     prof = PROFILES["quick"]
-    looks = len(stats.looks(prof.mc_first, prof.mc_budget))
-    b = prof.budget(True, cost)
-    alpha_test = prof.alpha / prof.claims / ((b.corners + b.examples + b.starts) * looks)
+    alpha_test = prof.alpha / prof.claims / (prof.confirm * len(stats.looks(prof.mc_first, prof.confirm_budget)))
     rate = _refutation_rate(p - 0.05, p, alpha_test, prof.mc_first, prof.mc_budget, 4000,
                             np.random.default_rng(2))
     assert rate >= 0.95
@@ -108,3 +105,28 @@ def test_decide_matches_the_engine_replica():
     assert stats.decide(100, 100, 1.0, ">=", 0.01).state == "continue"  # p = 1 is never confirmed early
     assert stats.decide(50, 100, 0.5, "==", 0.01).state == "continue"
     assert stats.decide(80, 100, 0.5, "==", 0.01).state == "refute"
+
+
+def test_screen_score_ranks_by_the_liberal_bound_and_is_negative_when_significant():
+    assert stats.screen_score(1700, 2000, 0.9, ">=") < 0 < stats.screen_score(1800, 2000, 0.9, ">=")
+    # the bound, not the rate, ranks: the same shortfall is more suspect with more draws
+    assert stats.screen_score(17_600, 20_000, 0.9, ">=") < stats.screen_score(1760, 2000, 0.9, ">=")
+    assert stats.screen_score(1000, 2000, 0.5, "==") > 0 > stats.screen_score(1200, 2000, 0.5, "==")
+
+
+def test_off_claim_is_the_failing_side():
+    assert stats.off_claim(89, 100, 0.9, ">=") and not stats.off_claim(90, 100, 0.9, ">=")
+    assert stats.off_claim(40, 100, 0.5, "==") and not stats.off_claim(48, 100, 0.5, "==")
+
+
+def test_floor_fit_separates_a_plateau_from_a_power_law_and_flags_steps():
+    n = np.array([10, 1e2, 1e3, 1e4, 1e6, 1e9])
+    m = np.full(6, 100_000)
+    plateau = stats.fit_binomial_floor(n, np.round(m * (0.08 + 0.25 * n**-0.3)), m, level=0.05)
+    assert plateau.floor_lower > 0.05 and plateau.fits(0.001)
+    power = stats.fit_binomial_floor(n, np.round(m * 0.33 * n**-0.08), m, level=0.05)
+    assert power.floor_lower == 0.0 and power.floor < 0.05 and power.fits(0.001)
+    assert 9.5 < power.reaches(0.05) < 11  # 0.33 n^-0.08 = 0.05 at n = 10^10.2
+    steps = stats.fit_binomial_floor(n, np.round(m * np.array([0.5, 0.5, 0.125, 0.125, 0.0625, 0.125])), m,
+                                     level=0.001)
+    assert not steps.fits(0.001)
