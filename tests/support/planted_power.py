@@ -430,7 +430,6 @@ def skewed_twin(c, L, xp):
 #     x, e.g. zeros(5), where 1.0 / 5 is 1.1e-17 above 1/5) and log sum_i e^{x_i} >= a + log k at x = (a, ..., a)
 #     (mpmath only bounds that slack: exact evaluation decides it). Each false claim is the same bound 1e-13
 #     (relative) above the attained value, false at the ties only.
-from attncheck import Int  # noqa: E402
 
 TIE_LISTS = st.lists(st.floats(-30, 30), min_size=2, max_size=8).map(np.array)
 ABOVE = 1e-13
