@@ -6,6 +6,10 @@ The sum of k signs is 2 Binomial(k, 1/2) - k, exact in distribution; drawn here 
 single random bits (k = 1), a popcount of k random bits (k <= 62), or numpy's binomial
 sampler (larger k), one group at a time (a scalar k is several times faster than a
 broadcast array of k).
+
+:func:`column_maxima` draws, for a network of m such columns, only the columns that can be
+the largest under a score nondecreasing in the one wide group's sum (the network theorems'
+max_l <c, y_l> with c >= 0): per sign pattern of the one-column groups, the largest wide sum.
 """
 from __future__ import annotations
 
@@ -36,10 +40,62 @@ def rademacher_group_sums(k, rng: np.random.Generator, shape: tuple, dtype=np.in
             _signed(bits[..., s], 1, out[g, ...])
     for g in np.flatnonzero(k > 1):
         w = int(k[g])
-        ones = (np.bitwise_count(rng.integers(0, 1 << w, shape, dtype=np.uint64)) if w <= 62
-                else rng.binomial(w, 0.5, shape))
-        _signed(ones, w, out[g, ...])
+        _signed(_ones(w, rng, shape), w, out[g, ...])
     return np.moveaxis(out, 0, -1)
+
+
+def _ones(w: int, rng: np.random.Generator, shape: tuple) -> np.ndarray:
+    """How many of w i.i.d. Rademacher signs are +1: Binomial(w, 1/2), as a popcount of w random bits
+    (w <= 62) or by numpy's binomial sampler."""
+    return (np.bitwise_count(rng.integers(0, 1 << w, shape, dtype=np.uint64)) if w <= 62
+            else rng.binomial(w, 0.5, shape))
+
+
+def column_maxima(k, rng: np.random.Generator, shape: tuple, dtype=np.int64) -> np.ndarray:
+    """Group sums of the columns of m i.i.d. Rademacher columns (``shape = lead + (m,)``) that suffice for
+    max_l s(y_l), for every score s nondecreasing in the sum over the one group wider than 1 column.
+
+    Such a column is fixed by its pattern of signs on the one-column groups (2^s patterns) and its wide sum;
+    among columns of one pattern the largest wide sum has the largest score. So, per pattern, the column with
+    the largest wide sum is returned, drawn in law exactly as the m columns: the numbers of columns of each
+    pattern are Multinomial(m, uniform), their wide sums i.i.d. 2 Binomial(w, 1/2) - w, of which the maximum
+    is kept. A pattern no column has repeats a column that the draw has (a repeated column leaves a maximum
+    unchanged). Returns ``lead + (2^s, len(k))`` integers of type ``dtype``; where 2^s >= m, or more than one
+    group is wide, the m columns themselves (:func:`rademacher_group_sums`), which serve as well.
+    """
+    k = np.asarray(k, np.int64)
+    shape = tuple(shape)
+    single, wide = np.flatnonzero(k == 1), np.flatnonzero(k > 1)
+    patterns = 1 << single.size
+    if not shape or wide.size > 1 or patterns >= shape[-1]:
+        return rademacher_group_sums(k, rng, shape, dtype=dtype)
+    if k.size and 2 * int(k.max()) > np.iinfo(dtype).max:
+        raise ValueError(f"dtype {np.dtype(dtype).name} cannot hold 2 max(k) = {2 * int(k.max())}")
+    lead, m = shape[:-1], shape[-1]
+    rows = int(np.prod(lead, dtype=np.int64))
+    counts = rng.multinomial(m, np.full(patterns, 1.0 / patterns), size=rows)  # (rows, patterns)
+    present = counts > 0
+    first = np.argmax(present, axis=1)  # a pattern every draw has
+    pick = np.where(present, np.arange(patterns), first[:, None])  # (rows, patterns)
+    out = np.zeros((rows, patterns, k.size), dtype)
+    bits = (pick[..., None] >> np.arange(single.size)) & 1  # pattern p's sign on single group i: bit i of p
+    out[..., single] = 2 * bits - 1
+    if wide.size:
+        w = int(k[wide[0]])
+        top = segment_maxima(_ones(w, rng, (rows, m)), counts)
+        _signed(np.take_along_axis(top, pick, axis=1), w, out[..., wide[0]])
+    return out.reshape(lead + (patterns, k.size))
+
+
+def segment_maxima(values, counts) -> np.ndarray:
+    """Per row, the maximum of each of the consecutive segments of ``values`` (rows, m) >= 0 whose lengths are
+    ``counts`` (rows, segments), summing to m; 0 for an empty segment."""
+    values, counts = np.asarray(values), np.asarray(counts)
+    rows, m = values.shape
+    flat = np.concatenate([values.ravel(), np.zeros(1, values.dtype)])  # the last segment ends at a 0 (values >= 0)
+    starts = (np.cumsum(counts, axis=1) - counts) + m * np.arange(rows)[:, None]
+    top = np.maximum.reduceat(flat, starts.ravel()).reshape(counts.shape)
+    return np.where(counts > 0, top, 0)
 
 
 def _signed(ones, w, out):
