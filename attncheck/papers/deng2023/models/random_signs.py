@@ -89,9 +89,9 @@ def column_maxima(k, rng: np.random.Generator, shape: tuple, dtype=np.int64) -> 
     present = counts > 0
     first = np.argmax(present, axis=1)  # a pattern every draw has
     pick = np.where(present, np.arange(patterns), first[:, None])  # (rows, patterns)
-    out = np.zeros((rows, patterns, k.size), dtype)
-    bits = (pick[..., None] >> np.arange(single.size)) & 1  # pattern p's sign on single group i: bit i of p
-    out[..., single] = 2 * bits - 1
+    signs = np.zeros((patterns, k.size), dtype)  # pattern p's sign on one-column group i: bit i of p
+    signs[:, single] = 2 * ((np.arange(patterns)[:, None] >> np.arange(single.size)) & 1) - 1
+    out = signs[pick]
     if wide.size:
         w = int(k[wide[0]])
         top = (binomial_maxima(w, counts, rng) if _max_table(w) is not None
