@@ -348,6 +348,12 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("--seeds", type=int, default=20, help="master seeds 0..K-1 (default 20)")
     sp.add_argument("--profiles", nargs="+", default=["quick", "deep"], choices=sorted(PROFILES))
     sp.add_argument("--json", default=None, help="also write the rows to this file")
+    sp.add_argument("--claims-top", nargs="+", default=None, metavar="ID",
+                    help="time these claims instead (attncheck check, seed 0, each in its own process)")
+    sp.add_argument("--baseline", default=None, metavar="DIR",
+                    help="with --claims-top: also time them in this checkout (e.g. a `git worktree` of an older "
+                         "commit), before this one's")
+    sp.add_argument("--profile", default="quick", choices=sorted(PROFILES), help="with --claims-top (default quick)")
     sp.set_defaults(func=cmd_bench)
     return p
 

@@ -7,12 +7,17 @@
    evaluation path (sampling, slack, float64 margin check) vs the same sampler and
    arithmetic in bare numpy;
 4. with ``--power``: the share of seeds in which each planted false claim is refuted,
-   and its twin (:mod:`tools.power`).
+   and its twin (:mod:`tools.power`);
+5. with ``--claims-top ID ...``: the seconds (wall and CPU) and verdict of each claim, run by
+   ``attncheck check`` in a process of its own, in this checkout and, with ``--baseline DIR``,
+   first in another one (before/after timings of the most expensive claims).
 """
 from __future__ import annotations
 
 import json
 import math
+import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -107,15 +112,51 @@ def power(args) -> int:
     return 0
 
 
-def _workers(value: str) -> int:
-    import os
+def timed_claim(claim_id: str, root: Path, profile: str, seed: int = 0) -> dict:
+    """``attncheck check`` of one claim with the package and claims of checkout ``root``: wall and CPU seconds of
+    the process, the verdict and the engine's own seconds."""
+    paper = claim_id.split("/", 1)[0]
+    with tempfile.TemporaryDirectory() as out:
+        record = Path(out) / "claim.json"
+        cmd = [sys.executable, "-m", "attncheck", "check", claim_id, "--claims", str(root / "properties" / paper),
+               "--profile", profile, "--seed", str(seed), "--json", str(record)]
+        env = dict(os.environ, PYTHONPATH=str(root))
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        rc = subprocess.call(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        data = json.loads(record.read_text()) if record.is_file() else {}
+    return {"claim": claim_id, "root": str(root), "exit_status": rc, "wall_seconds": wall,
+            "cpu_seconds": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
+            "verdict": data.get("verdict", "none"), "claim_seconds": data.get("evidence", {}).get("seconds")}
 
+
+def claims_top(args) -> int:
+    roots = ([Path(args.baseline).resolve()] if args.baseline else []) + [Path(__file__).resolve().parents[1]]
+    print(f"benchmark: {len(args.claims_top)} claims, profile {args.profile}, seed 0, in "
+          + " then ".join(map(str, roots)), flush=True)
+    rows = []
+    for claim_id in args.claims_top:
+        for root in roots:
+            r = timed_claim(claim_id, root, args.profile)
+            rows.append(r)
+            print(f"  {claim_id} [{root.name}]: wall {r['wall_seconds']:.1f} s, cpu {r['cpu_seconds']:.1f} s, "
+                  f"{r['verdict']}", flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
+    return 0
+
+
+def _workers(value: str) -> int:
     return os.cpu_count() or 1 if value == "auto" else int(value)
 
 
 def main(args) -> int:
     if args.power:
         return power(args)
+    if args.claims_top:
+        return claims_top(args)
     for dtype in (np.int64, narrowest(SAMPLER_WIDTHS)):
         sp = sampler(dtype)
         print(f"benchmark: Rademacher group sums, widths {sp['widths']}, shape {sp['shape']}, {sp['dtype']}: "

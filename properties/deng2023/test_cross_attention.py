@@ -308,7 +308,7 @@ def _top(case, c_of, Y, slot, xp):
 
 
 def _weights_y(case, rng, size):
-    return cm.slot_sums(case.d, rng, (size, case.m))
+    return cm.network_slot_sums(case.d, rng, (size, case.m))
 
 
 def _network_claim(cid, source, statement, label, c_of, want_zero, m_rule, notes, a1_max=1000.0, erratum=None,
@@ -831,7 +831,7 @@ theorem_f17 = _network_claim(
 # ---- Theorem 1.2 (informal): the conjunction of Theorems F.5, F.9 (D0), F.13, F.17 ---------------------
 
 def _pair_weights(pair, rng, size):
-    return cm.slot_sums(pair.d0.d, rng, (size, pair.m))
+    return cm.network_slot_sums(pair.d0.d, rng, (size, pair.m))
 
 
 @claim(

@@ -30,7 +30,7 @@ from attncheck.numeric.precision import both
 from attncheck.papers.deng2023 import readings as r
 from attncheck.papers.deng2023.certification import DENSE, grouped
 from attncheck.papers.deng2023.models.class_attention import definition_d1 as sa
-from attncheck.papers.deng2023.models.random_signs import narrowest, rademacher_group_sums
+from attncheck.papers.deng2023.models.random_signs import column_maxima, narrowest, rademacher_group_sums
 from attncheck.papers.deng2023.readings import structured
 from attncheck.papers.deng2023.strategies import m_smallest
 from attncheck.papers.deng2023.strategies import self_attention as sas
@@ -522,10 +522,10 @@ _publish(*_two_sided("lemma-d.8", 0, "exp", D0_SIGNS_EXP), *_two_sided("lemma-d.
 # ---- Theorems D.5, D.9, D.13, D.17 and Theorem 6.2: the networks --------------------------------
 
 def _columns(case, rng, size):
-    """y in {-1, +1}^{d x m}, column by column as sums over the column groups of c_{j0} (narrowest integers:
-    sa.top_score computes in float64 or mpmath)."""
+    """y in {-1, +1}^{d x m} as sums over the column groups of c_{j0}, through the columns that can attain
+    max_l <c_{j0}, y_l> (column_maxima: c >= 0) (narrowest integers: sa.top_score computes in float64 or mpmath)."""
     widths = case.grouped.widths
-    return rademacher_group_sums(widths, rng, (size, case.m), dtype=narrowest(widths))
+    return column_maxima(widths, rng, (size, case.m), dtype=narrowest(widths))
 
 
 OUTCOMES = {"> 0": gt, "= 0": le}
@@ -642,7 +642,7 @@ _publish(
 
 def _pair_columns(case, rng, size):
     widths = sa.Grouped(case.d0).widths
-    return rademacher_group_sums(widths, rng, (size, case.m), dtype=narrowest(widths))
+    return column_maxima(widths, rng, (size, case.m), dtype=narrowest(widths))
 
 
 @claim("deng2023/theorem-1.1/main", kind="probabilistic",

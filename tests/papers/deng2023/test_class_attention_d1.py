@@ -248,3 +248,13 @@ def test_relaxed_counts_as_thin_balls_enclose_the_grouped_values(n, d):
                     for b, v in zip(balls, exact, strict=False):
                         assert b.x.rad() < 1e-20 * (1 + abs(float(v)))
                         assert b.x.overlaps(arb(mpmath.nstr(v, 35), 1e-30 * (1 + abs(v)))), (name, X, b, v)
+
+
+@pytest.mark.parametrize("attention", ["exp", "lin"])
+def test_c_is_nonnegative_so_network_maxima_need_only_column_maxima(attention):
+    """The network claims sample random_signs.column_maxima (per sign pattern, the column with the largest
+    wide-group sum): valid since <c_{j0}, y> is nondecreasing in that sum (c >= 0) for every class."""
+    large = [SelfAttentionParams(10**15, 10**5 + 2, a, b, 1 - b, j3, label)
+             for (label, a), b, j3 in itertools.product(((0, 1e-12), (1, 100.0)), (0.125, 0.875), (0, 7, 10**15 - 1))]
+    for p in SMALL + large:
+        assert np.all(getattr(sa, f"c_{attention}")(sa.Grouped(p), "ones") >= 0), p

@@ -294,3 +294,12 @@ def test_relaxed_counts_enclose_the_integer_values(n, d, softmax):
             expr = expr.subs(k, d - 1)
             assert abs(sympy.N(expr, 40) - sympy.Float(mpmath.nstr(v, 38), 40)) <= 1e-30 * (1 + abs(v))
 
+
+
+@pytest.mark.parametrize("softmax", [True, False])
+def test_c_is_nonnegative_so_network_maxima_need_only_column_maxima(softmax):
+    """network_slot_sums keeps, per sign pattern, the column with the largest REST sum: valid since <c_{j0}, y> is
+    nondecreasing in it (numerators >= 0, alpha > 0), at every class, small and large n."""
+    for n, d, a in ((2, 3, 0.05), (12, 4, 2.5), (360, 6, 1.5), (10**9, 41, 20.0), (10**15, 10**5 + 1, 1e-12)):
+        parts = cm.c_parts(n, d, a, F64, softmax)
+        assert np.all(np.asarray(parts.numerator) >= 0) and np.all(np.asarray(parts.alpha) > 0)

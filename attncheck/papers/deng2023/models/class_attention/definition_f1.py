@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from attncheck.papers.deng2023.models import class_attention as core
-from attncheck.papers.deng2023.models.random_signs import narrowest, rademacher_group_sums
+from attncheck.papers.deng2023.models.random_signs import column_maxima, narrowest, rademacher_group_sums
 
 QUERY_J2, QUERY_PLAIN = 0, 1
 KEY_J3, KEY_R3, KEY_REST = 0, 1, 2
@@ -162,6 +162,13 @@ def slot_sums(d: int, rng: np.random.Generator, shape: tuple) -> np.ndarray:
     type (every consumer goes through :func:`inner`, which computes in float64 or mpmath)."""
     sizes = slot_sizes(d)
     return rademacher_group_sums(sizes, rng, shape, dtype=narrowest(sizes))
+
+
+def network_slot_sums(d: int, rng: np.random.Generator, shape: tuple) -> np.ndarray:
+    """Slot sums of the columns of networks of m = shape[-1] columns that attain max_l <c_{j0}, y_l> for every j0
+    (:func:`random_signs.column_maxima`: c >= 0, Definition F.1's entries being >= 0); shape[:-1] + (columns, 4)."""
+    sizes = slot_sizes(d)
+    return column_maxima(sizes, rng, shape, dtype=narrowest(sizes))
 
 
 def inner(parts: core.Parts, slot_of_r3: int, sums, xp):
