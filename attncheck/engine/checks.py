@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from attncheck import stats
-from attncheck.core.claims import Claim
+from attncheck.core.claims import Claim, Outside
 from attncheck.core.profiles import Budget, Profile
 from attncheck.numeric import precision
 from attncheck.numeric.precision import NonFinite
 
 STAGES = ("corners", "hypothesis", "design", "optimizer")
+OUTSIDE = 1e300  # what a case outside the hypotheses reports as its relative slack: as far from failing as any
 
 
 def seed_of(*parts) -> int:
@@ -68,6 +69,8 @@ class Point:
     worst: dict | None = None
     refuted: bool = False
     undecided: int = 0
+    outside: int = 0  # cases outside the claim's hypotheses (the evaluator raised Outside); not in ``cases``
+    outside_case: dict | None = None  # the first of them, with the evaluator's reason
     counterexample: dict | None = None
     min_lower_gap: float | None = None  # random kinds: min over cases of (one-sided 95% lower bound - p)
     tight: list = field(default_factory=list)  # heap of (-score, n, values): the tightest cases with known values
@@ -143,7 +146,12 @@ class DeterministicCheck(Check):
                                self.claim.precisions)
 
     def __call__(self, case, pt, stage, values=None):
-        d = self._decide(case)
+        try:
+            d = self._decide(case)
+        except Outside as out:  # neither a pass nor a failure: counted apart, never the tightest
+            pt.outside += 1
+            pt.outside_case = pt.outside_case or {"case": short(case), "why": str(out), "found_by": stage}
+            return OUTSIDE
         rel = _min_rel(d)
         pt.count(stage)
         pt.undecided += int(d.undecided.any())

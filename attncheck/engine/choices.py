@@ -131,12 +131,22 @@ def _draw(strategy, provider, kw: dict, rnd: random.Random):
     return value, tuple(data.provider.answered)
 
 
+def design_rows(n: int, seed: int) -> np.ndarray:
+    """The first ``n`` rows of the scrambled Sobol design over :data:`DIMENSIONS` choices (seeded)."""
+    return qmc.Sobol(DIMENSIONS, scramble=True, seed=seed).random(n)
+
+
+def design_case(strategy, u, seed: int, i: int):
+    """(value,) of ``strategy`` with its choices answered by design row ``u`` (the i-th), or None if rejected."""
+    drawn = _draw(strategy, DesignProvider, {"u": u}, random.Random(seed * 1_000_003 + i))
+    return None if drawn is None else drawn[:1]
+
+
 def cases(strategy, n: int, seed: int):
     """Up to ``n`` values of ``strategy``, row i of a scrambled Sobol design (seeded) answering its choices;
     rejected rows are left out. ``n`` should be a power of two (the design's stratification is then exact)."""
-    rows = qmc.Sobol(DIMENSIONS, scramble=True, seed=seed).random(n)
-    for i, u in enumerate(rows):
-        drawn = _draw(strategy, DesignProvider, {"u": u}, random.Random(seed * 1_000_003 + i))
+    for i, u in enumerate(design_rows(n, seed)):
+        drawn = design_case(strategy, u, seed, i)
         if drawn is not None:
             yield drawn[0]
 

@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
 from hypothesis import seed as hyp_seed
 from scipy.optimize import minimize
 
+from attncheck.core.claims import Outside
 from attncheck.engine import choices
 from attncheck.engine.checks import Check, Point, Violation, seed_of, short
 from attncheck.engine.derived import derive
@@ -166,11 +167,14 @@ def _optimize(check: Check, pt: Point) -> None:
 
         def f(u):
             values = space.from_unit(u, base)  # noqa: B023 (the optimizer calls f within this iteration)
-            pt.count("optimizer")
             try:
                 score = check.objective(space.case(values))
+            except Outside:  # outside the claim's hypotheses: counted apart, as far from failing as any
+                pt.outside += 1
+                return 1e300
             except Exception as exc:
                 raise EvaluationFailed(space.case(values), "optimizer", pt.point) from exc
+            pt.count("optimizer")
             score = score if np.isfinite(score) else np.inf
             if score < best["score"]:  # noqa: B023
                 best.update(score=score, values=values)  # noqa: B023

@@ -36,6 +36,8 @@ def point_summary(p: Point) -> dict:
         out["worst"] = p.worst
     if p.undecided:
         out["undecided"] = p.undecided
+    if p.outside:
+        out.update(outside=p.outside, outside_case=p.outside_case)
     return out
 
 
@@ -211,6 +213,9 @@ def _one_series(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
                 "fails at the last point, but its failure rate falls like n^{:.3g} along the path; "
                 "extrapolated to hold from n ~ 10^{:.3g}".format(trend["exponent"],
                                                            trend.get("holds_from_extrapolated_log10", math.inf))))
+    if not any(p.cases for p in seen) and any(p.outside for p in seen):
+        return Verdict.INCONCLUSIVE, dict(ev, reason="no case inside the claim's hypotheses: every case drawn "
+                                                     "was outside them (the evaluator raised Outside)")
     if any(p.undecided for p in (tail if claim.eventually else seen)):
         return Verdict.INCONCLUSIVE, dict(ev, reason=f"float64 and mpmath up to {claim.precisions[-1]:d} digits "
                                                      "could not decide the sign of some slacks")
