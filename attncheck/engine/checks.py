@@ -141,13 +141,14 @@ class DeterministicCheck(Check):
     shrink = True
     choices = True
 
-    def _decide(self, case) -> precision.Decided:
+    def decide(self, case) -> precision.Decided:
+        """The slack's elements decided (float64, then the mpmath schedule where float64 cannot)."""
         return precision.holds(lambda xp, idx: _flat(self.claim.evaluate(case, xp), idx), self.margin, self.esc,
                                self.claim.precisions)
 
     def __call__(self, case, pt, stage, values=None):
         try:
-            d = self._decide(case)
+            d = self.decide(case)
         except Outside as out:  # neither a pass nor a failure: counted apart, never the tightest
             pt.outside += 1
             pt.outside_case = pt.outside_case or {"case": short(case), "why": str(out), "found_by": stage}
@@ -165,7 +166,7 @@ class DeterministicCheck(Check):
         return rel
 
     def objective(self, case):
-        return _min_rel(self._decide(case))
+        return _min_rel(self.decide(case))
 
 
 class ProbabilisticCheck(Check):

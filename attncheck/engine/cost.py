@@ -7,7 +7,9 @@ its strategy's choices. The second is measured, so that imports and caches the f
 up are not counted, with two counts that are fixed by the code and the case, never a time:
 
 - **lines**: Python line events (``sys.settrace``) while the case is built (a Space's ``build``,
-  a composite strategy's own code) and evaluated, Hypothesis' and the design's code left out;
+  a composite strategy's own code) and decided as the check decides it (float64, then mpmath
+  where float64 cannot decide: a tie costs its escalation), Hypothesis' and the design's code
+  left out;
 - **elements**: the size of the largest numpy array in the case (within containers and
   attributes, two levels down), passed to or returned by any Python function it runs
   (numpy's own Python wrappers, ``np.linalg`` among them), so that compiled work on large
@@ -30,8 +32,10 @@ import hypothesis
 import numpy as np
 
 from attncheck.core.claims import Claim, Cost
+from attncheck.core.profiles import get_profile
 from attncheck.engine import choices
-from attncheck.numeric.precision import F64
+from attncheck.engine.checks import DeterministicCheck
+from attncheck.numeric.precision import Escalation
 
 LINES = 400
 """Python line events of one evaluation (case building included) for ``cheap``: well under a millisecond
@@ -97,12 +101,12 @@ def _trial_cases(claim: Claim, point) -> list:
     return [lambda i=i: choices.design_case(strategy, rows[i], 0, i)[0] for i in kept]
 
 
-def _measure(make, evaluate) -> dict:
+def _measure(make, decide) -> dict:
     tracer, before = _Tracer(LINES), sys.gettrace()
     sys.settrace(tracer)
     try:
         case = make()
-        evaluate(case, F64)
+        decide(case)
     finally:
         sys.settrace(before)
     return {"lines": tracer.lines, "elements": max(tracer.elements, _largest(case))}
@@ -115,10 +119,12 @@ def choose(claim: Claim, profile: str) -> tuple[Cost, dict | None]:
     if claim.kind.random:
         return Cost.NORMAL, {"declared": False, "why": "random kind: not measured"}
     point = claim.points(profile)[-1]
+    prof = get_profile(profile)
+    check = DeterministicCheck(claim, prof, prof.budget(False, Cost.NORMAL.value), 0, point, Escalation())
     try:
         makers = _trial_cases(claim, point)
-        _measure(makers[0], claim.evaluate)  # warms imports and caches
-        proxy = _measure(makers[1], claim.evaluate)
+        _measure(makers[0], check.decide)  # warms imports and caches
+        proxy = _measure(makers[1], check.decide)
     except Exception as exc:  # noqa: BLE001 - the search meets and reports the same failure
         return Cost.NORMAL, {"declared": False, "why": f"the trial evaluation failed ({type(exc).__name__})"}
     cheap = proxy["lines"] <= LINES and proxy["elements"] <= ELEMENTS
