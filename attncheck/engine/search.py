@@ -29,7 +29,7 @@ from scipy.optimize import minimize
 
 from attncheck.core.claims import Outside
 from attncheck.engine import choices
-from attncheck.engine.checks import Check, Point, Violation, seed_of, short
+from attncheck.engine.checks import OUTSIDE, Check, Point, Violation, seed_of, short
 from attncheck.engine.derived import derive
 
 _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
@@ -171,7 +171,7 @@ def _optimize(check: Check, pt: Point) -> None:
                 score = check.objective(space.case(values))
             except Outside:  # outside the claim's hypotheses: counted apart, as far from failing as any
                 pt.outside += 1
-                return 1e300
+                return OUTSIDE
             except Exception as exc:
                 raise EvaluationFailed(space.case(values), "optimizer", pt.point) from exc
             pt.count("optimizer")
