@@ -72,12 +72,19 @@ class Cost(str, Enum):
     - NORMAL: up to tens of milliseconds (small dense models, short solves);
     - EXPENSIVE: more (training loops, gradient ascent, large solves).
 
-    A declared class, never a measured time, so a seed gives the same cases anywhere.
+    A declared class, never a measured time, so a seed gives the same cases anywhere. A claim that
+    declares none gets one from a deterministic proxy of a trial evaluation (:mod:`attncheck.engine.cost`).
     """
 
     CHEAP = "cheap"
     NORMAL = "normal"
     EXPENSIVE = "expensive"
+
+
+class Outside(Exception):  # noqa: N818 - a case's status, not an error
+    """Raised by an evaluator on a case outside its claim's hypotheses (a run that never settles on the fixed
+    tokens a theorem assumes, say), with the reason. The case is neither a pass nor a failure: it is counted
+    apart, and a claim with no case inside its hypotheses is INCONCLUSIVE (identity and inequality claims)."""
 
 
 class Verdict(str, Enum):
@@ -124,7 +131,7 @@ class Claim:
     eventually: bool = False  # "for all sufficiently large n": judged at the end of the path
     certify: Certificate | Parameters | Ineligible | None = None  # interval proof on a box (deterministic kinds)
     space: Space | Callable | None = None  # declared parameters (or point -> Space) for corners and the optimizer
-    cost: Cost = Cost.NORMAL
+    cost: Cost | None = None  # None: not declared, the engine picks it (engine/cost.py)
     draws: int | None = None  # Monte Carlo draws per case at most (random kinds whose one draw is a whole model)
     refutable: bool = True  # False: the evaluator is a one-sided witness; a failure is INCONCLUSIVE, never REFUTED
     across: str | None = None  # asymptotic: a second path coordinate x (dict points); n-trend per x, e^{Cx} rate fitted
@@ -309,7 +316,7 @@ def claim(
     eventually: bool = False,
     certify: Certificate | Parameters | OwnSpace | Ineligible | None = None,
     space: Space | Callable | None = None,
-    cost: str | Cost = Cost.NORMAL,
+    cost: str | Cost | None = None,
     draws: int | None = None,
     refutable: bool = True,
     across: str | None = None,
@@ -322,7 +329,7 @@ def claim(
     The decorated name becomes the Claim object, which pytest (through the attncheck
     plugin) collects as one test item. ``domain`` is a Hypothesis strategy of cases;
     ``space`` declares named parameters with ranges (corners, optimizer), and stands in
-    for ``domain`` when that is omitted. ``cost`` sets the search budget (see :class:`Cost`).
+    for ``domain`` when that is omitted. ``cost`` sets the search budget (see :class:`Cost`; left out, the engine picks it).
     ``draws`` caps the Monte Carlo draws per case (a draw that is a whole random model);
     ``refutable=False`` marks an evaluator that is a one-sided witness (e.g. a lower bound on a
     sup checked against an Omega claim): a failure then gives INCONCLUSIVE, never REFUTED.
@@ -341,7 +348,7 @@ def claim(
             id=id, kind=Kind(kind), statement=statement, source=source, evaluate=evaluate,
             domain=domain, sample=sample, probability=probability, relation=relation,
             path=path, reading=reading or Reading(), margin=margin, erratum=erratum,
-            eventually=eventually, certify=cert, space=space, cost=Cost(cost), draws=draws,
+            eventually=eventually, certify=cert, space=space, cost=None if cost is None else Cost(cost), draws=draws,
             refutable=refutable, across=across, carry_worst=carry_worst,
             dps=None if dps is None else tuple(dps),
         )

@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from attncheck import stats
-from attncheck.core.claims import Claim
+from attncheck.core.claims import Claim, Outside
 from attncheck.core.profiles import Budget, Profile
 from attncheck.engine.screen import Confirmed, Pool, Screened
 from attncheck.numeric import precision
 from attncheck.numeric.precision import NonFinite
 
 STAGES = ("corners", "hypothesis", "design", "optimizer")
+OUTSIDE = 1e300  # what a case outside the hypotheses reports as its relative slack: as far from failing as any
 
 
 def seed_of(*parts) -> int:
@@ -71,6 +72,8 @@ class Point:
     worst: dict | None = None
     refuted: bool = False
     undecided: int = 0
+    outside: int = 0  # cases outside the claim's hypotheses (the evaluator raised Outside); not in ``cases``
+    outside_case: dict | None = None  # the first of them, with the evaluator's reason
     counterexample: dict | None = None
     min_lower_gap: float | None = None  # screened kinds: min over confirmed cases of (one-sided 95% bound - claim)
     suspects: int = 0  # screened kinds: distinct cases significant at the screen's liberal level
@@ -163,12 +166,18 @@ class DeterministicCheck(Check):
     shrink = True
     choices = True
 
-    def _decide(self, case) -> precision.Decided:
+    def decide(self, case) -> precision.Decided:
+        """The slack's elements decided (float64, then the mpmath schedule where float64 cannot)."""
         return precision.holds(lambda xp, idx: _flat(self.claim.evaluate(case, xp), idx), self.margin, self.esc,
                                self.claim.precisions, inputs=case)
 
     def __call__(self, case, pt, stage, values=None):
-        d = self._decide(case)
+        try:
+            d = self.decide(case)
+        except Outside as out:  # neither a pass nor a failure: counted apart, never the tightest
+            pt.outside += 1
+            pt.outside_case = pt.outside_case or {"case": short(case), "why": str(out), "found_by": stage}
+            return OUTSIDE
         rel = _min_rel(d)
         pt.count(stage)
         pt.undecided += int(d.undecided.any())
@@ -183,7 +192,7 @@ class DeterministicCheck(Check):
         return rel
 
     def objective(self, case):
-        return _min_rel(self._decide(case))
+        return _min_rel(self.decide(case))
 
 
 class ScreenedCheck(Check):

@@ -9,6 +9,7 @@ import numpy as np
 from attncheck import stats
 from attncheck.core.claims import Claim, Kind, Verdict
 from attncheck.core.profiles import Profile, get_profile
+from attncheck.engine import cost
 from attncheck.engine.checks import AsymptoticCheck, DeterministicCheck, ExpectationCheck, ProbabilisticCheck, short
 from attncheck.engine.search import EvaluationFailed, carry_worst, search_point
 from attncheck.engine.verdict import decide
@@ -40,7 +41,8 @@ def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_
         raise ValueError(f"seed must be >= 0, got {seed}")
     start = time.perf_counter()
     esc = Escalation()
-    budget = prof.budget(claim.kind.random, claim.cost.value)
+    cost_class, proxy = cost.choose(claim, prof.name)
+    budget = prof.budget(claim.kind.random, cost_class.value)
     alpha_claim = alpha_test = None
     if claim.kind.tested:
         alpha_claim, alpha_test = alpha_per_test(claim, prof, n_random_claims)
@@ -67,13 +69,15 @@ def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_
         verdict = Verdict.ERRATUM
     evidence.update({
         "profile": prof.name, "seed": seed, "seconds": round(time.perf_counter() - start, 3),
-        "cost": claim.cost.value, "budget": {"examples": budget.examples, "corners": budget.corners,
+        "cost": cost_class.value, "budget": {"examples": budget.examples, "corners": budget.corners,
                                              "optimizer_starts": budget.starts, "optimizer_evals": budget.evals,
                                              "design": budget.design},
         "cases": sum(p.cases for p in seen), "escalation": {
             "evaluated": esc.evaluated, "escalated": esc.escalated, "undecided": esc.undecided,
             "sign_flips": esc.flipped, "max_dps": esc.max_dps, "exact": esc.exact, "constants": esc.constants},
     })
+    if proxy is not None:
+        evidence["cost_proxy"] = proxy
     if prof.scale != 1.0:
         evidence["budget"]["scale"] = prof.scale
     if claim.kind.tested:

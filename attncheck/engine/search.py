@@ -3,9 +3,11 @@
 The Space is the claim's declared one, or one read off its strategy where that is exact
 (:mod:`.derived`: ``st.floats(lo, hi)``, ``st.integers(lo, hi)``, tuples of them, ...).
 
-1. **Corners** (claims with a Space): every combination of the parameters' endpoints,
-   then points just inside each boundary, within the budget. An exact tie at a
-   boundary can hide a failure beside it. (With a derived Space, after Hypothesis.)
+1. **Corners**: every combination of the Space's parameters' endpoints, then points
+   just inside each boundary, within the budget. An exact tie at a boundary can hide
+   a failure beside it. (With a derived Space, after Hypothesis.) For a deterministic
+   claim with no Space, the corners of its strategy's choices (:func:`.choices.corners`:
+   each bounded draw at its ends and just inside, all low, all high, mixed vertices).
 2. **Hypothesis** draws the domain (the claim's strategy, or the Space's), targets the
    tightest case and, for deterministic claims, shrinks a counterexample.
 3. **Design**: scrambled Sobol points covering the Space, so that a violation on a few
@@ -26,8 +28,9 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
 from hypothesis import seed as hyp_seed
 from scipy.optimize import minimize
 
+from attncheck.core.claims import Outside
 from attncheck.engine import choices
-from attncheck.engine.checks import Check, Point, Violation, seed_of, short
+from attncheck.engine.checks import OUTSIDE, Check, Point, Violation, seed_of, short
 from attncheck.engine.derived import derive
 
 _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
@@ -94,6 +97,12 @@ def corner_values(claim, point, budget) -> list[dict]:
 
 def _corners(check: Check, pt: Point) -> None:
     space = space_of(check.claim, pt.point)
+    if space is None:
+        if check.choices and check.budget.corners:
+            seed = seed_of(check.seed, check.claim.id, repr(pt.point), "choice corners")
+            for case in choices.corners(check.claim.strategy(pt.point), check.budget.corners, seed):
+                _checked(check, case, pt, "corners")
+        return
     for values in corner_values(check.claim, pt.point, check.budget):
         _checked(check, space.case(values), pt, "corners", values)
 
@@ -159,11 +168,14 @@ def _optimize(check: Check, pt: Point) -> None:
 
         def f(u):
             values = space.from_unit(u, base)  # noqa: B023 (the optimizer calls f within this iteration)
-            pt.count("optimizer")
             try:
                 score = check.objective(space.case(values))
+            except Outside:  # outside the claim's hypotheses: counted apart, as far from failing as any
+                pt.outside += 1
+                return OUTSIDE
             except Exception as exc:
                 raise EvaluationFailed(space.case(values), "optimizer", pt.point) from exc
+            pt.count("optimizer")
             score = score if np.isfinite(score) else np.inf
             if score < best["score"]:  # noqa: B023
                 best.update(score=score, values=values)  # noqa: B023
@@ -190,11 +202,12 @@ def search_point(check: Check, point) -> Point:
     """Run the four stages at one path point; a violation marks the point refuted.
 
     With a derived Space the claim's own strategy runs first, so that what it finds is
-    found (and shrunk) as without one; the corners follow it."""
+    found (and shrunk) as without one; the corners follow it. Otherwise (a declared Space, or
+    the corners of a strategy's choices) the corners come first."""
     pt = Point(point)
-    declared = check.claim.space_at(point) is not None
+    derived = check.claim.space_at(point) is None and space_of(check.claim, point) is not None
     try:
-        for stage in ((_corners, _hypothesis) if declared else (_hypothesis, _corners)) + (_design, _optimize):
+        for stage in ((_hypothesis, _corners) if derived else (_corners, _hypothesis)) + (_design, _optimize):
             stage(check, pt)
         _finish(check, pt)
     except Violation as v:

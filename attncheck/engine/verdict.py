@@ -45,6 +45,8 @@ def point_summary(p: Point) -> dict:
         out["float_constants"] = {"cases": p.constants, "first": p.constant_case}
     if p.confirmed:
         out.update(suspects=p.suspects, confirmed=p.confirmed)
+    if p.outside:
+        out.update(outside=p.outside, outside_case=p.outside_case)
     return out
 
 
@@ -277,6 +279,9 @@ def _one_series(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
             if claim.kind is not Kind.PROBABILISTIC:
                 return Verdict.REFUTED, ev
             return _eventually(ev, seen)
+    if not any(p.cases for p in seen) and any(p.outside for p in seen):
+        return Verdict.INCONCLUSIVE, dict(ev, reason="no case inside the claim's hypotheses: every case drawn "
+                                                     "was outside them (the evaluator raised Outside)")
     undecided = [p for p in (tail if claim.eventually else seen) if p.undecided]
     if undecided:
         first = next((c for p in undecided for c in p.undecided_cases), None)

@@ -1,17 +1,17 @@
 """julistiono2024 main theorem (directional convergence of ell_p-AttGD to the ell_p-AttSVM direction).
 
-Along the Section 4.1 runs: the directional Bregman divergence D_psi_p(bar W_mm_p, bar W(k)) goes to 0
-(fitted decay along the iterations), and for q != p the divergence D_psi_p(bar W_mm_q, bar W(k)) does not.
+Along the Section 4.1 runs: the directional Bregman divergence D_psi_p(bar W_mm_p, bar W(k)) to the solution
+for the tokens the run settles on (locally optimal, else outside the theorem) falls to a stated threshold, and
+for q != p the divergence D_psi_p(bar W_mm_q, bar W(k)) does not.
 Beyond the paper: the matched claim along T (tokens) and d, p on a grid in (1, 4], with the ell_p-AttSVM
 solved to a KKT residual <= 1e-8 at every point (asserted).
 """
-import numpy as np
 
-from attncheck import Choice, Int, Provenance, Reading, Reason, Slack, Space, Unchecked, claim
+from attncheck import Choice, Int, Outside, Provenance, Reading, Reason, Slack, Space, Unchecked, all_of, claim, le, lt
 from attncheck.papers.julistiono2024 import readings as rd
 from attncheck.papers.julistiono2024.models import att_svm as svm
 from attncheck.papers.julistiono2024.models import mirror_descent as md
-from attncheck.papers.julistiono2024.models.theorem_runs import Scaled, decay, run
+from attncheck.papers.julistiono2024.models.theorem_runs import LONG_EVERY, LONG_STEPS, Scaled, long_run, run, settled
 
 PAPER = "julistiono2024 (arXiv 2410.14581)"
 P_RUN = (1.75, 2.0, 3.0)
@@ -20,30 +20,46 @@ THEOREM = Provenance("DERIVED", "summary of the main-body theorem implied by A.2
 
 
 SPACE = Space(seed=Int(0, 7), p=Choice(P_RUN), w=Int(0, 2 ** 31))
+#: the ell_p-AttSVM's KKT residual every reference direction must reach
+KKT_MAX = 1e-8
+
+
+#: the stated threshold D must fall to by the end of the long run (measured runs: docs/papers/julistiono2024.md)
+D_REACHED = 0.05
 
 
 @claim(
     "julistiono2024/theorem-main/matched", kind="inequality", source=f"{PAPER}, main theorem (via Appendix A.5, "
-    "Lemmas 28-30) and Section 4.1", cost="expensive",
+    "Lemmas 28-30) and Section 4.1", cost="expensive", refutable=False,
     statement=r"D_{\psi}(\bar W^{mm}_\alpha,\bar W(k))\to0\ \ (k\to\infty)",
     space=SPACE,
     reading=Reading(
         provenance=THEOREM, shared=(rd.THEOREM_SETTING,),
-        unchecked=(Unchecked("the limit D(k) -> 0 itself", Reason.NOT_DRAWN,
-                             "not drawn (no reason recorded); only the sign of the fitted exponent is checked"),
-                   Unchecked("k > 2000", Reason.NOT_DRAWN, "not drawn (no reason recorded); the runs are 2000 "
-                                                           "iterations long"),
+        unchecked=(Unchecked("the limit D(k) -> 0 itself", Reason.BEYOND_PATH,
+                             f"a run of {LONG_STEPS} steps shows D falling to {D_REACHED}, not to 0; a run that "
+                             "does not reach it is a one-sided witness's failure (INCONCLUSIVE), never a refutation"),
+                   Unchecked(f"k > {LONG_STEPS}", Reason.BUDGET, f"the runs are {LONG_STEPS} iterations long"),
                    Unchecked("p outside {1.75, 2, 3}", Reason.NOT_DRAWN, rd.NO_REASON)),
-        notes={"check": "the fitted exponent of D(k) ~ k^b over k in [500, 2000] is negative (strict); the exponent "
-                        "is the evidence's slack. This is all that is checked: a negative least-squares slope of log D "
-                        "against log k in that window, not that D(k) reaches 0"}),
+        notes={"check": f"the run is continued to k = {LONG_STEPS} (iterates every {LONG_EVERY} steps). Its selected "
+                        f"tokens alpha (argmax of each softmax) must be one and the same over k in [{LONG_STEPS // 2}, "
+                        f"{LONG_STEPS}] and locally optimal (Definition 3: every support token scores below "
+                        "alpha's); otherwise the case is outside the theorem's hypotheses (counted apart, not a pass). "
+                        f"For that alpha's ell_p-AttSVM (KKT residual <= {KKT_MAX:g}, else ERROR), "
+                        f"D(k = {LONG_STEPS}) <= {D_REACHED} and D({LONG_STEPS}) < D({LONG_STEPS // 2}) (still "
+                        "falling over the tail)"}),
 )
 def theorem_matched(v, xp):
-    data, Ws, alpha = run(v["seed"], v["p"], v["w"])
-    sol = svm.att_svm(data, alpha, v["p"])
-    D = np.array([float(md.directional_bregman(sol.w, W, v["p"])) for W in Ws])
-    b = decay(D)
-    return Slack(-b, 1.0, strict=True)
+    data, Ws, selected = long_run(v["seed"], v["p"], v["w"])
+    alpha = settled(selected)
+    if alpha is None:
+        raise Outside(f"the selected tokens change over k in [{LONG_STEPS // 2}, {LONG_STEPS}]: no fixed alpha")
+    geom = svm.cone_geometry(data, alpha, v["p"])
+    if not geom.locally_optimal():
+        raise Outside(f"the settled tokens {alpha.tolist()} are not locally optimal (Definition 3)")
+    if not geom.svm.kkt <= KKT_MAX:  # the reference direction is not known to 1e-8: nothing can be concluded
+        raise ArithmeticError(f"ell_p-AttSVM not solved to KKT <= {KKT_MAX:g}: residual {geom.svm.kkt:.2e}")
+    mid, end = (float(md.directional_bregman(geom.W_mm, W, v["p"])) for W in (Ws[len(Ws) // 2], Ws[-1]))
+    return all_of(le(end, D_REACHED), lt(end, mid))
 
 
 @claim(
@@ -75,7 +91,6 @@ def theorem_mismatched(v, xp):
 # ---- beyond the paper: along T, d and p --------------------------------------------------------
 
 P_GRID = (1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0)
-KKT_MAX = 1e-8
 #: path points (T, d, iterations); deep reaches T = 256, d = 64
 TD_PATH = {"quick": [(8, 10, 500), (16, 16, 500)], "deep": [(8, 10, 1000), (64, 32, 1000), (256, 64, 1000)]}
 

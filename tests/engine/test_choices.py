@@ -1,8 +1,10 @@
-"""The design over a strategy's choices (engine/choices.py): the design stage of claims with no Space."""
+"""Corners and the design over a strategy's choices (engine/choices.py): the stages of claims with no Space."""
+import itertools
+
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck.engine.choices import cases
+from attncheck.engine.choices import DIMENSIONS, cases, corner_rows, corners
 
 
 @st.composite
@@ -40,3 +42,33 @@ def test_choices_past_the_design_and_unbounded_ones_still_draw_valid_values():
     assert all(v.shape == (40,) and np.all(np.abs(v) <= 1) for v in many)
     free = list(cases(st.tuples(st.floats(allow_nan=False), st.integers(), st.booleans(), st.text()), 8, seed=0))
     assert len(free) == 8 and all(isinstance(t[3], str) for t in free)
+
+
+def test_corners_put_every_bounded_draw_at_its_ends_and_just_inside():
+    got = list(corners(width_and_x(), 64, seed=0))
+    assert got[:2] == [(1, 0.0), (4, 1.0)]  # all low, all high
+    assert (2, 1e-9) in got and (3, 1 - 1e-9) in got  # all just inside
+    assert {(k, x) for k, x in got if x in (0.0, 1.0)} == {(k, x) for k in (1, 4) for x in (0.0, 1.0)}  # vertices
+    assert len(got) == len(set(got))  # a row repeating an earlier row's choices is skipped
+
+
+def test_the_corner_rows_cover_every_pair_of_choices_at_their_ends():
+    rows = [levels for levels, _ in itertools.islice(corner_rows(0), 18)]
+    ends = [r for r in rows if set(r.tolist()) <= {0, 1}]
+    for i, j in itertools.combinations(range(DIMENSIONS), 2):
+        assert {(r[i], r[j]) for r in ends} == {(0, 0), (0, 1), (1, 0), (1, 1)}
+
+
+def test_corners_reach_a_mixed_vertex_of_four_choices():
+    four = st.tuples(st.integers(0, 9), st.integers(0, 9), st.integers(0, 9), st.floats(-1, 1))
+    got = list(corners(four, 64, seed=3))
+    assert {tuple(t) for t in got} >= {(a, b, c, x) for a in (0, 9) for b in (0, 9) for c in (0, 9) for x in (-1, 1)}
+
+
+def test_corners_of_one_of_flatmap_and_filter_stay_in_the_domain():
+    either = list(corners(st.one_of(st.floats(0, 1), st.floats(10, 11)), 16, seed=0))
+    assert {0.0, 1.0, 10.0, 11.0} <= set(either) and all(0 <= x <= 1 or 10 <= x <= 11 for x in either)
+    flat = list(corners(st.integers(2, 9).flatmap(lambda k: st.tuples(st.just(k), st.floats(0, k))), 16, seed=0))
+    assert {(2, 0.0), (9, 9.0), (2, 2.0), (9, 0.0)} <= set(flat) and all(0 <= x <= k for k, x in flat)
+    tri = list(corners(st.tuples(st.floats(0, 1), st.floats(0, 1)).filter(lambda t: t[0] + t[1] <= 1), 16, seed=0))
+    assert (0.0, 0.0) in tri and (1.0, 0.0) in tri and (1.0, 1.0) not in tri and all(x + y <= 1 for x, y in tri)

@@ -105,7 +105,7 @@ def _claims() -> Registry:
 
     def plateau(which, inside):
         @claim(f"derived/plateau/{which}", kind="inequality", statement=f"g(x) <= 1, g = {inside} on [0.5, 0.53]",
-               domain=st.floats(0, 1), registry=reg, source="test")
+               domain=st.floats(0, 1), registry=reg, source="test", cost="normal")
         def evaluate(x, xp):
             return le(xp.asarray(inside if 0.5 <= x <= 0.53 else 0.9), 1.0, xp)
 
@@ -120,7 +120,7 @@ def _claims() -> Registry:
         return c[1] * (1 + U)
 
     @claim("derived/none/filtered", kind="inequality", statement="x <= 1", registry=reg, source="test",
-           domain=st.floats(0, 1).filter(lambda x: x != 0.5))
+           domain=st.floats(0, 1).filter(lambda x: x != 0.5), cost="normal")
     def filtered(x, xp):
         return le(xp.asarray(x), 1.0, xp)
 
@@ -154,10 +154,11 @@ def test_no_design_for_asymptotic_claims_nor_random_ones_without_a_space():
     assert rec["evidence"]["stages"] == {"corners": 0, "hypothesis": 24, "design": 0, "optimizer": 0}
 
 
-def test_a_deterministic_claim_without_a_space_gets_the_design_over_its_choices():
+def test_a_deterministic_claim_without_a_space_gets_corners_and_the_design_over_its_choices():
     rec = run(REG.get("derived/none/filtered"), "quick", seed=0)
     assert rec["verdict"] == "HOLDS"
-    assert rec["evidence"]["stages"] == {"corners": 0, "hypothesis": 48, "design": 64, "optimizer": 0}
+    # one float choice: its ends 0 and 1, then 1e-9, 1e-6 and 1e-3 of the range inside each
+    assert rec["evidence"]["stages"] == {"corners": 8, "hypothesis": 48, "design": 64, "optimizer": 0}
 
 
 def test_corners_of_many_choices_stop_at_the_budget():

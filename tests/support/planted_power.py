@@ -546,3 +546,31 @@ def one_percent_false(case, S, xp):
          sample=_rademacher_sum, probability=_below_exact)
 def one_percent_twin(case, S, xp):
     return lt(xp.asarray(S), case["c"] * math.sqrt(case["n"]), xp)
+
+# 5. Corners of composite strategies (issue 27, item 6): a cheap deterministic claim over an ``@st.composite``
+#    domain, no cost declared, false only at a vertex of its choice space (several draws at their ends at
+#    once), a region of about 1e-7 of the domain; each twin is true and tight (slack 0) at that vertex.
+@st.composite
+def _three_and_x(draw):
+    """Three integers in 0..50 and x in [0, 1], drawn one after another."""
+    return draw(st.integers(0, 50)), draw(st.integers(0, 50)), draw(st.integers(0, 50)), draw(st.floats(0, 1))
+
+
+def _vertex(family, why, signs, bound):
+    """g = sum_j s_j c_j (x weighted by 50) <= bound (false) or <= max g, attained at the vertex (twin)."""
+    top = sum(50.0 if s > 0 else 0.0 for s in signs)
+
+    def register(which, b):
+        @planted(family, which, why if which == "false" else None, kind="inequality", domain=_three_and_x(),
+                 statement=rf"{' + '.join(f'{s:+d} c_{j}' for j, s in enumerate(signs))} \le {b}")
+        def evaluate(c, xp):
+            a, b_, k, x = c
+            return le(xp.asarray(signs[0] * a + signs[1] * b_ + signs[2] * k + signs[3] * 50.0 * x), b, xp)
+    register("false", bound)
+    register("twin", top)
+
+
+_vertex("composite-vertex", "@st.composite of 3 integers in 0..50 and x in [0, 1], no cost: a + b + k + 50 x "
+        "<= 199.5 is false only where all four draws are at their upper ends at once", (1, 1, 1, 1), 199.5)
+_vertex("composite-mixed-vertex", "the same @st.composite: a + b - k + 50 x <= 149.5 is false only at the mixed "
+        "vertex (high, high, low, high) of its choices", (1, 1, -1, 1), 149.5)

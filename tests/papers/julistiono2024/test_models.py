@@ -14,6 +14,7 @@ from attncheck.papers.julistiono2024.data.mirror_descent import AttData, joint_t
 from attncheck.papers.julistiono2024.models import att_svm as svm
 from attncheck.papers.julistiono2024.models import cone_runs as conv
 from attncheck.papers.julistiono2024.models import mirror_descent as md
+from attncheck.papers.julistiono2024.models.theorem_runs import settled
 from attncheck.run import loader
 
 CLAIMS = Path(__file__).resolve().parents[3] / "properties" / "julistiono2024"
@@ -325,3 +326,9 @@ def test_a_thirty_digit_run_does_not_decide_what_sixty_digits_reverse():
 
     planted = holds(mirror, margin=eq29.margin)
     assert not planted.ok.any() and not planted.undecided.any()
+
+
+def test_the_settled_tokens_are_those_of_the_whole_second_half_or_none():
+    stable = np.array([[0, 1], [2, 1], [2, 3], [2, 3], [2, 3]])
+    assert settled(stable).tolist() == [2, 3]
+    assert settled(np.array([[2, 3], [2, 3], [2, 3], [2, 1], [2, 3]])) is None  # a change inside the second half

@@ -1,6 +1,7 @@
 """julistiono2024: the main theorem's runs (main body, via Appendix A.5; Section 4.1): normalized ell_p-AttGD
 (eta = 0.1) on Section 4.1 data, the run's alpha and its ell_p-AttSVM, and the fitted decay exponent of the
-directional Bregman divergence D_psi(bar W_mm, bar W(k)) along the run.
+directional Bregman divergence D_psi(bar W_mm, bar W(k)) along the run; the matched claim's longer run and the
+tokens its iterates select.
 
 Moved verbatim from properties/julistiono2024/test_dynamics.py (the claims keep their evaluators there).
 """
@@ -26,6 +27,27 @@ def run(seed, p, w):
     Ws = md.attgd(data, W0, p, 0.1, STEPS, normalized=True, every=EVERY)
     alpha = np.argmax(md.scores(data, Ws[-1]), axis=-1)
     return data, Ws, alpha
+
+
+#: the matched claim's longer run (the same W(0)): the selected tokens must be settled over its second half
+LONG_STEPS = 10_000
+LONG_EVERY = 100
+
+
+@cache
+def long_run(seed, p, w):
+    """Section 4.1's run continued to LONG_STEPS steps: the data, the iterates every LONG_EVERY steps and the
+    tokens each iterate selects (argmax of its softmax, per sample), shape (K, n)."""
+    data = section_4_1(seed)
+    W0 = np.random.default_rng(w).standard_normal((10, 10))
+    Ws = md.attgd(data, W0, p, 0.1, LONG_STEPS, normalized=True, every=LONG_EVERY)
+    return data, Ws, np.array([np.argmax(md.scores(data, W), axis=-1) for W in Ws])
+
+
+def settled(selected) -> np.ndarray | None:
+    """The tokens selected at every recorded iterate of the run's second half, or None if they change there."""
+    tail = selected[len(selected) // 2:]
+    return tail[-1] if np.all(tail == tail[-1]) else None
 
 
 def decay(D, every=EVERY):
