@@ -4,7 +4,7 @@ After the search, each point's worst case is re-estimated on fresh draws
 (:meth:`.checks.AsymptoticCheck.reestimate`), so that the trend is fitted to unbiased values
 with standard errors. While the rule (:func:`.verdict.asymptotic_verdict`) is INCONCLUSIVE, the
 engine first multiplies the re-estimates at every point (``Profile.asym_more_draws``: smaller
-errors), then continues the path's geometric progression in n, one point per series at a time
+errors) when the rule asks for draws (its growth estimate is below the resolution), then continues the path's geometric progression in n, one point per series at a time
 (``Profile.asym_extra_points`` at most, never beyond the claim's ``n_max``; dict points keep their
 other coordinates, list points are not extended). Every budget is a count, never a time.
 """
@@ -41,6 +41,12 @@ def _reestimate(prof: Profile, checks: list[AsymptoticCheck], seen: list[Point],
         check.reestimate(pt, factor * base)
 
 
+def _wants_draws(ev: dict) -> bool:
+    """Whether the undecided rule (or one of its per-x series) asks for more draws rather than a larger n."""
+    rows = [ev] + [e for key, v in ev.items() if key.startswith("per_") and isinstance(v, list) for e in v]
+    return any("draws_factor" in e.get("decide_with", {}) for e in rows)
+
+
 def settle(claim: Claim, prof: Profile, checks: list[AsymptoticCheck], seen: list[Point], new_check,
            progress=None) -> dict:
     """Re-estimate, and extend while undecided; ``checks`` and ``seen`` grow in place (``new_check(point)``
@@ -48,9 +54,10 @@ def settle(claim: Claim, prof: Profile, checks: list[AsymptoticCheck], seen: lis
     factor = 1
     _reestimate(prof, checks, seen, factor)
     added: dict = {}
-    if asymptotic_verdict(claim, seen)[0] is not Verdict.INCONCLUSIVE:
+    verdict, ev = asymptotic_verdict(claim, seen)
+    if verdict is not Verdict.INCONCLUSIVE:
         return added
-    if prof.asym_more_draws > 1:
+    if prof.asym_more_draws > 1 and _wants_draws(ev):
         factor = prof.asym_more_draws
         _reestimate(prof, checks, seen, factor)
         added["replicates_factor"] = factor
