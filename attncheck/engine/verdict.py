@@ -135,18 +135,21 @@ def asymptotic_rule(n, c, se, alpha: float = ASYM_ALPHA, resolution: float = RES
 
 
 def _undecided(n, c, e, b, sb, S, z, resolution, lo, ev) -> dict:
-    """Why the rule could not decide, and what would: more draws when the growth estimate is below the
-    resolution (the factor that shrinks its error enough), else a larger n (where the fitted limit
-    model's local growth exponent falls to half the resolution)."""
+    """Why the rule could not decide, and what would: while the interval of the growth exponent straddles
+    the resolution, more draws (the factor that shrinks it to the estimate's distance from the resolution);
+    once growth at the resolution is significant, a larger n (where the fitted limit model's local growth
+    exponent falls to half the resolution)."""
     what = f"growth n^{e:.3g} over the tail, one-sided bounds [{lo:.3g}, {(b + z * sb) / S:.3g}]"
-    if e < resolution and sb > 0:
-        factor = (z * sb / (resolution * S - b)) ** 2
+    if lo <= resolution and sb > 0:
+        gap = abs(b - resolution * S)
+        factor = (z * sb / gap) ** 2 if gap > 0 else math.inf
+        side = "faster" if e < resolution else "at least as fast as"
         return {"decide_with": {"draws_factor": factor},
-                "reason": f"{what}: growth faster than n^{resolution:g} is not excluded at this precision; about "
-                          f"{factor:.2g} times the draws at the tail points would exclude it if the estimate "
-                          "stays where it is"}
-    out = {"reason": f"{what}: rising at least as fast as n^{resolution:g}, but not shown to grow without "
-                     "bound (the path does not curve upward beyond every approach to a limit)"}
+                "reason": f"{what}: the errors cannot tell growth {side} n^{resolution:g} from none; about "
+                          f"{factor:.2g} times the draws at the tail points would, if the estimate stays where it "
+                          "is"}
+    out = {"reason": f"{what}: rising faster than n^{resolution:g}, but not shown to grow without bound (the last "
+                     "steps do not both rise, or do not curve upward beyond every approach to a limit)"}
     a, g, lim = ev.get("limit_fit_a", 0.0), ev.get("limit_g", G_MIN), ev.get("limit", 0.0)
     if a > 0 and lim > 0:
         # local exponent of c_inf - a u, u = (n / n_last)^-g: a g u / (c_inf - a u) = resolution / 2
