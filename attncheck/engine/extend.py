@@ -4,7 +4,8 @@ After the search, each point's worst case is re-estimated on fresh draws
 (:meth:`.checks.AsymptoticCheck.reestimate`), so that the trend is fitted to unbiased values
 with standard errors. While the rule (:func:`.verdict.asymptotic_verdict`) is INCONCLUSIVE, the
 engine first multiplies the re-estimates at every point (``Profile.asym_more_draws``: smaller
-errors) when the rule asks for draws (its growth estimate is below the resolution), then continues the path's geometric progression in n, one point per series at a time
+errors) when the rule asks for draws (the growth interval straddles the resolution), then
+continues the path's geometric progression in n, one point per series at a time
 (``Profile.asym_extra_points`` at most, never beyond the claim's ``n_max``; dict points keep their
 other coordinates, list points are not extended). Every budget is a count, never a time.
 """
