@@ -5,7 +5,7 @@ After the search, each point's worst case is re-estimated on fresh draws
 with standard errors. While the rule (:func:`.verdict.asymptotic_verdict`) is INCONCLUSIVE, the
 engine first multiplies the re-estimates at every point (``Profile.asym_more_draws``: smaller
 errors) when the rule asks for draws (the growth interval straddles the resolution), then
-continues the path's geometric progression in n, one point per series at a time
+continues the path's geometric progression in n (its smallest step ratio), one point per series at a time
 (``Profile.asym_extra_points`` at most, never beyond the claim's ``n_max``; dict points keep their
 other coordinates, list points are not extended). Every budget is a count, never a time.
 """
@@ -20,16 +20,17 @@ from attncheck.engine.verdict import asymptotic_verdict, path_n
 
 
 def next_points(claim: Claim, points: list) -> list:
-    """The next point of each series: its last n times its last ratio n_k / n_(k-1), the other
-    coordinates kept. Empty when the path has list points, or every next n exceeds ``claim.n_max``."""
+    """The next point of each series: its last n times the smallest ratio n_k / n_(k-1) along it (the
+    ratio of a geometric path; on an irregular one the extension never steps further than the path did),
+    the other coordinates kept. Empty when the path has list points, or every next n exceeds ``claim.n_max``."""
     out = []
     for _, pts in series.split(points):
         if isinstance(pts[-1], (list, tuple)) or len(pts) < 2:
             return []
-        last, prev = pts[-1], pts[-2]
-        n1, n0 = path_n(last), path_n(prev)
-        n2 = n1 * n1 / n0
-        if n1 <= n0 or (claim.n_max is not None and n2 > claim.n_max):
+        last, ns = pts[-1], [path_n(p) for p in pts]
+        ratio = min(b / a for a, b in zip(ns[:-1], ns[1:], strict=True))
+        n2 = ns[-1] * ratio
+        if ratio <= 1 or (claim.n_max is not None and n2 > claim.n_max):
             continue
         n2 = int(round(n2)) if isinstance(last["n"] if isinstance(last, dict) else last, int) else n2
         out.append(dict(last, n=n2) if isinstance(last, dict) else n2)

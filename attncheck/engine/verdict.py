@@ -84,8 +84,10 @@ def asymptotic_rule(n, c, se, alpha: float = ASYM_ALPHA, resolution: float = RES
     - Growth over the tail (the last half of the path, at least 2 points): c ~ a + b log n by weighted least
       squares; the growth exponent is e = b / S with S the mean |c| over the tail (for c = A n^e,
       dc/dlog n = e c, and the fit's slope is that at the middle of the tail), with one-sided (1 - alpha)
-      bounds from the stated errors (Birge-scaled when the tail has more points than parameters and scatters
-      beyond them).
+      bounds from the stated errors. When the tail has more points than parameters and scatters beyond its
+      errors, the upper bound is widened by the Birge ratio (scatter can hide growth), the lower one is not:
+      growth that accelerates misfits a line in log n by itself, and the refutation needs the steps and the
+      curvature below as well.
     - The bounded model: every approach c_inf - a n^-g to a limit from below with g >= G_MIN is concave or
       linear in u = n^-G_MIN (its slope in u shrinks as n grows), while a power n^e or log n is convex in u
       (its slope in u grows without bound). Over the last three points, the slope in u of the last step
@@ -107,10 +109,11 @@ def asymptotic_rule(n, c, se, alpha: float = ASYM_ALPHA, resolution: float = RES
     tail = slice(k - m, k)
     line = stats.line_fit(np.log(n[tail]), c[tail], se[tail])
     b, sb = float(line.coef[1]), float(line.se[1])
+    sb_low = sb / max(1.0, line.birge)  # the lower side from the stated errors alone (see the docstring)
     S = float(np.mean(np.abs(c[tail])))
     if S == 0.0:  # the tail is exactly 0: scale by the path (or it is 0 everywhere: no growth at all)
         S = float(np.max(np.abs(c))) or 1.0
-    e, lo, hi = b / S, (b - z * sb) / S, (b + z * sb) / S
+    e, lo, hi = b / S, (b - z * sb_low) / S, (b + z * sb) / S
     ev = {"implied_constant_max": float(np.max(c)),
           "estimates": [[float(a), float(v), float(s)] for a, v, s in zip(n, c, se, strict=True)],
           "growth_exponent": e, "growth_exponent_ci": [lo, hi], "growth_level": 1 - 2 * alpha,
