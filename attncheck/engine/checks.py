@@ -262,17 +262,24 @@ class AsymptoticCheck(Check):
     def objective(self, case):
         return -self._constant(case, self.crn(), self.claim.mc_sizes(self.budget.crn, self.budget.crn)[1])[0]
 
+    @staticmethod
+    def _deterministic(pt: Point) -> bool:
+        """Two quantile replicates on independent streams that agree exactly: the evaluator does not depend on
+        its draws (more replicates would repeat the value, se 0 either way)."""
+        reps = pt.replicates
+        return len(reps) >= 2 and reps[0][1] is None and reps[0][0] == reps[1][0]
+
     def reestimate(self, pt: Point, replicates: int) -> None:
         """Bring ``pt``'s worst case up to ``replicates`` independent re-estimates on fresh streams
         (``FRESH``, one per replicate, none used by the search), and set ``pt.estimate``:
 
         - quantile form: the mean of the replicate quantiles, standard error sd / sqrt(replicates)
-          (0 for a deterministic evaluator: its replicates agree);
+          (0 for a deterministic evaluator: its first two replicates agree, and no more are drawn);
         - rate form: the mean of the replicate estimates, standard error sqrt(sum se_j^2) / replicates.
         The search's value is not among them: it is the maximum over the cases, biased upward."""
         size = self._size(self.prof.mc_budget)
         case = pt.worst_case
-        while len(pt.replicates) < replicates:
+        while len(pt.replicates) < replicates and not self._deterministic(pt):
             rng = np.random.default_rng(np.random.SeedSequence(
                 [self.seed, seed_of(self.claim.id), seed_of(repr(pt.point)), seed_of(repr(case)), self.FRESH,
                  len(pt.replicates)]))

@@ -30,3 +30,23 @@ def test_the_rate_form_carries_the_evaluator_s_standard_error():
     for p in rec["evidence"]["path"]:
         assert "se" in p["worst"] and "quantile" not in p["worst"]
         assert p["estimate"]["replicates"] >= 2 and p["estimate"]["se"] > 0
+
+
+def test_a_deterministic_evaluator_is_re_estimated_twice_with_error_zero():
+    import numpy as np
+
+    from attncheck import Real, Space, claim
+    from attncheck.core.claims import Registry
+
+    reg = Registry()
+
+    @claim("x/deterministic/rate", kind="asymptotic", statement="a (1 - 1/n) = O(1)", source="planted",
+           space=lambda n: Space(build=lambda a: (n, a), a=Real(1, 2)), path={"quick": [16, 64, 256]},
+           sample=lambda c, rng, size: rng.random(size), probability=0.5, cost="cheap", draws=1, registry=reg)
+    def rising(c, R, xp):
+        n, a = c
+        return np.full(len(R), a * (1 - 1 / n))
+
+    rec = run(reg.get("x/deterministic/rate"), "quick", seed=0)
+    assert rec["verdict"] == "HOLDS", rec["evidence"]
+    assert all(p["estimate"]["replicates"] == 2 and p["estimate"]["se"] == 0.0 for p in rec["evidence"]["path"])
