@@ -146,7 +146,7 @@ def _undecided(n, c, e, b, sb, S, z, resolution, lo, ev) -> dict:
     if lo <= resolution and sb > 0:
         gap = abs(b - resolution * S)
         factor = (z * sb / gap) ** 2 if gap > 0 else math.inf
-        side = "faster" if e < resolution else "at least as fast as"
+        side = "faster than" if e < resolution else "at least as fast as"
         return {"decide_with": {"draws_factor": factor},
                 "reason": f"{what}: the errors cannot tell growth {side} n^{resolution:g} from none; about "
                           f"{factor:.2g} times the draws at the tail points would, if the estimate stays where it "
