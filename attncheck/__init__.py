@@ -6,6 +6,7 @@ The public API for writing claims (docs/writing-claims.md); nothing else is publ
 """
 from attncheck.core.claims import REGISTRY, Claim, Cost, Erratum, Kind, Outside, Verdict, claim
 from attncheck.core.declarations import Cases, Certificate, Ineligible, OwnSpace, Parameters
+from attncheck.core.estimate import Estimate, batch_estimate
 from attncheck.core.paths import grid
 from attncheck.core.reading import Provenance, Reading, Reason, Shared, Unchecked
 from attncheck.core.space import Choice, Int, Real, Space
@@ -14,7 +15,7 @@ from attncheck.numeric.precision import F64, MP, Slack, all_of, both, close, ge,
 __version__ = "0.1.0"
 
 __all__ = [
-    "REGISTRY", "Claim", "Cost", "Erratum", "Kind", "Outside", "Verdict", "claim",
+    "REGISTRY", "Claim", "Cost", "Erratum", "Kind", "Outside", "Verdict", "claim", "Estimate", "batch_estimate",
     "Cases", "Certificate", "Ineligible", "OwnSpace", "Parameters",
     "grid", "Choice", "Int", "Real", "Space",
     "Provenance", "Reading", "Reason", "Shared", "Unchecked",

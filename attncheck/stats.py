@@ -318,3 +318,71 @@ def fit_binomial_floor(n, failures, draws, level: float, alpha: float = 0.01, gr
         r = k / m
         saturated = float(np.sum(np.where(k > 0, k * np.log(r), 0.0) + np.where(k < m, (m - k) * np.log1p(-r), 0.0)))
     return FloorFit(float(floors[i]), lower, prof[i][1], prof[i][2], int(n.size), max(2.0 * (saturated - prof[i][0]), 0.0))
+
+
+# ---- asymptotic claims: trends of an implied constant measured with standard errors ---------------------
+
+
+@dataclass(frozen=True)
+class WeightedFit:
+    """Weighted least squares y ~ X beta with known standard errors of y.
+
+    ``coef`` and ``se``: the coefficients and their standard errors, the latter multiplied by
+    the Birge ratio sqrt(chi2 / dof) when that exceeds 1 (scatter beyond the stated errors:
+    the search found a different worst case at each point, or the errors are understated);
+    ``chi2`` and ``dof``: the goodness of fit before that scaling."""
+
+    coef: np.ndarray
+    se: np.ndarray
+    chi2: float
+    dof: int
+
+    @property
+    def birge(self) -> float:
+        return float(np.sqrt(self.chi2 / self.dof)) if self.dof > 0 else 1.0
+
+
+def _floor_se(y: np.ndarray, se: np.ndarray) -> np.ndarray:
+    """Standard errors floored at float64 resolution of the values (an exact value is weighted, not infinite)."""
+    scale = float(np.max(np.abs(y))) if y.size else 0.0
+    return np.maximum(se, 1e-12 * scale + 1e-300)
+
+
+def weighted_fit(X, y, se) -> WeightedFit:
+    """Weighted least squares of ``y`` on the columns of ``X`` (rows: observations), weights 1/se^2."""
+    X, y = np.atleast_2d(np.asarray(X, float)), np.asarray(y, float)
+    se = _floor_se(y, np.asarray(se, float))
+    if X.shape[0] != y.size or y.size < X.shape[1]:
+        raise ValueError(f"weighted_fit needs at least {X.shape[1]} observations, got {y.size}")
+    A, b = X / se[:, None], y / se
+    q, r = np.linalg.qr(A)
+    coef = np.linalg.solve(r, q.T @ b)
+    r_inv = np.linalg.inv(r)  # cov = (A^T A)^-1 = r^-1 r^-T: its diagonal is the row norms of r^-1, >= 0
+    chi2 = float(np.sum((A @ coef - b) ** 2))
+    dof = y.size - X.shape[1]
+    inflate = max(1.0, chi2 / dof) if dof > 0 else 1.0
+    return WeightedFit(coef, np.sqrt(np.sum(r_inv ** 2, axis=1) * inflate), chi2, dof)
+
+
+def line_fit(x, y, se) -> WeightedFit:
+    """y ~ a + b x by :func:`weighted_fit` (coef = [a, b])."""
+    x = np.asarray(x, float)
+    return weighted_fit(np.column_stack([np.ones_like(x), x]), y, se)
+
+
+def second_difference(u, y, se) -> tuple[float, float]:
+    """(d, se of d) for three points: d = slope(u2 -> u3) - slope(u1 -> u2) with the points ordered by
+    decreasing u (slopes taken toward smaller u, so d > 0 when y is convex in u and falls in u faster
+    toward small u); its error from independent errors of y."""
+    u, y, se = (np.asarray(v, float) for v in (u, y, se))
+    if u.size != 3 or not (u[0] > u[1] > u[2]):
+        raise ValueError("second_difference needs three points with decreasing u")
+    w = np.array([1 / (u[0] - u[1]), -1 / (u[1] - u[2]) - 1 / (u[0] - u[1]), 1 / (u[1] - u[2])])
+    # slope(2 -> 3) = (y3 - y2) / (u2 - u3), slope(1 -> 2) = (y2 - y1) / (u1 - u2)
+    return float(w @ y), float(np.sqrt(np.sum((w * se) ** 2)))
+
+
+def z_one_sided(alpha: float) -> float:
+    """The one-sided normal quantile of level alpha."""
+    _check_alpha(alpha)
+    return float(_st.norm.ppf(1.0 - alpha))

@@ -137,6 +137,7 @@ class Claim:
     across: str | None = None  # asymptotic: a second path coordinate x (dict points); n-trend per x, e^{Cx} rate fitted
     carry_worst: bool = False  # asymptotic: every point's worst case is re-evaluated at every other point
     dps: tuple[int, ...] | None = None  # mpmath precisions tried, in order, where float64 cannot decide
+    n_max: float | None = None  # asymptotic: the largest n an undecided path may be extended to (None: no limit)
 
     @property
     def precisions(self) -> tuple[int, ...]:
@@ -235,6 +236,8 @@ def _validate(c: Claim) -> None:
                                   and list(c.dps) == sorted(set(c.dps))):
         raise ValueError(f"claim {c.id}: dps must be a non-empty, strictly increasing sequence of integers >= 20 "
                          f"(decimal digits), got {c.dps!r}")
+    if c.n_max is not None and c.kind is not Kind.ASYMPTOTIC:
+        raise ValueError(f"claim {c.id}: n_max applies to asymptotic claims (the path's extension)")
     if c.kind is Kind.ASYMPTOTIC and c.path is None:
         raise ValueError(f"claim {c.id}: asymptotic claims need a scaling path")
     if c.carry_worst and (c.kind is not Kind.ASYMPTOTIC or c.space is None):
@@ -322,6 +325,7 @@ def claim(
     across: str | None = None,
     carry_worst: bool = False,
     dps: tuple[int, ...] | None = None,
+    n_max: float | None = None,
     registry: Registry | None = None,
 ):
     """Decorator turning an evaluator into a registered :class:`Claim`.
@@ -340,6 +344,8 @@ def claim(
     cases (independent searches per point find different worst cases, whose spread can swamp the fit).
     ``dps`` replaces the escalation's schedule of mpmath precisions (default DPS_SCHEDULE) for a claim
     whose undecided cases are known to need more digits than its first entries (each entry is a full re-evaluation).
+    ``n_max`` (asymptotic): the largest n to which the engine may extend an undecided path (the evaluator's
+    domain or memory ends there); the path's own last n opts out of extension.
     """
 
     def wrap(evaluate: Callable) -> Claim:
@@ -350,7 +356,7 @@ def claim(
             path=path, reading=reading or Reading(), margin=margin, erratum=erratum,
             eventually=eventually, certify=cert, space=space, cost=None if cost is None else Cost(cost), draws=draws,
             refutable=refutable, across=across, carry_worst=carry_worst,
-            dps=None if dps is None else tuple(dps),
+            dps=None if dps is None else tuple(dps), n_max=n_max,
         )
         _validate(c)
         return (REGISTRY if registry is None else registry).add(c)

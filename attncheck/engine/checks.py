@@ -18,6 +18,7 @@ import numpy as np
 
 from attncheck import stats
 from attncheck.core.claims import Claim, Outside
+from attncheck.core.estimate import Estimate
 from attncheck.core.profiles import Budget, Profile
 from attncheck.engine.screen import Confirmed, Pool, Screened
 from attncheck.numeric import precision
@@ -83,6 +84,9 @@ class Point:
     undecided_cases: list = field(default_factory=list)  # the first few elements no precision nor exact evaluation decided
     constants: int = 0  # elements whose tiny violation was the rounding of the evaluator's float constants
     constant_case: dict | None = None  # the first of them, with the constants and the rationals they were read as
+    worst_case: object = None  # asymptotic: the case behind ``worst`` (re-estimated on fresh draws)
+    replicates: list = field(default_factory=list)  # asymptotic: (value, se or None) of each fresh re-estimate
+    estimate: dict | None = None  # asymptotic: the re-estimate that enters the trend (value, se, replicates)
 
     def count(self, stage: str) -> None:
         self.cases += 1
@@ -307,33 +311,81 @@ class ProbabilisticCheck(ScreenedCheck):
 
 
 class AsymptoticCheck(Check):
-    """The implied constant: the claimed-probability quantile of the ratio (to be bounded).
+    """The implied constant at one path point, to be bounded along the path.
+
+    Two forms: the evaluator returns one ratio per draw (the constant is their claimed-probability
+    quantile) or one :class:`~attncheck.core.estimate.Estimate` of a Monte Carlo quantity (the rate
+    form: the constant is its value). The search maximises it over the cases; the maximum of noisy
+    constants is biased upward, so the worst case is then re-estimated on fresh draws
+    (:meth:`reestimate`), and that estimate, with its standard error, enters the trend.
 
     No design: the constant's trend along the path is fitted to the maximum over the
     cases, and the design's power for that rule has not been measured."""
 
     covers = False
+    FRESH = 0xF5E  # the re-estimation streams: distinct from case_rng (3 words) and crn (0xC12)
 
-    def _constant(self, case, rng, size) -> tuple[float, int]:
-        ratio = np.asarray(self.claim.evaluate(case, self.claim.sample(case, rng, size), precision.F64), float)
+    def _size(self, first: int) -> int:
+        return self.claim.mc_sizes(first, first)[1]
+
+    def _constant(self, case, rng, size) -> tuple[float, int, float | None]:
+        """(constant, draws, se): se from the evaluator's Estimate, None in the quantile form."""
+        out = self.claim.evaluate(case, self.claim.sample(case, rng, size), precision.F64)
+        if isinstance(out, Estimate):
+            return out.value, size, out.se
+        ratio = np.asarray(out, float)
         if not np.all(np.isfinite(ratio)):
             raise NonFinite(f"implied-constant ratio is not finite for case {short(case)}")
-        return float(np.quantile(ratio, self.claim.p(case))), int(ratio.size)
+        return float(np.quantile(ratio, self.claim.p(case))), int(ratio.size), None
 
     def __call__(self, case, pt, stage, values=None):
-        size = self.claim.mc_sizes(self.prof.mc_budget, self.prof.mc_budget)[1]
-        c_hat, draws = self._constant(case, case_rng(self.seed, self.claim.id, case), size)
+        c_hat, draws, se = self._constant(case, case_rng(self.seed, self.claim.id, case), self._size(self.prof.mc_budget))
         pt.count(stage)
         pt.samples += draws
         pt.offer(-c_hat, values, self.budget.starts)
         if pt.worst is None or c_hat > pt.worst["implied_constant"]:
-            pt.worst = {"implied_constant": c_hat, "quantile": self.claim.p(case), "case": short(case),
-                        "draws": draws, "found_by": stage}
+            pt.worst = {"implied_constant": c_hat, "case": short(case), "draws": draws, "found_by": stage}
+            pt.worst.update({"se": se} if se is not None else {"quantile": self.claim.p(case)})
+            if pt.worst_case is not None and pt.worst_case is not case:
+                pt.replicates, pt.estimate = [], None  # a new worst case: its re-estimate starts afresh
+            pt.worst_case = case
         return -c_hat
 
     def objective(self, case):
         return -self._constant(case, self.crn(), self.claim.mc_sizes(self.budget.crn, self.budget.crn)[1])[0]
 
+    @staticmethod
+    def _deterministic(pt: Point) -> bool:
+        """Two quantile replicates on independent streams that agree exactly: the evaluator does not depend on
+        its draws (more replicates would repeat the value, se 0 either way)."""
+        reps = pt.replicates
+        return len(reps) >= 2 and reps[0][1] is None and reps[0][0] == reps[1][0]
+
+    def reestimate(self, pt: Point, replicates: int) -> None:
+        """Bring ``pt``'s worst case up to ``replicates`` independent re-estimates on fresh streams
+        (``FRESH``, one per replicate, none used by the search), and set ``pt.estimate``:
+
+        - quantile form: the mean of the replicate quantiles, standard error sd / sqrt(replicates)
+          (0 for a deterministic evaluator: its first two replicates agree, and no more are drawn);
+        - rate form: the mean of the replicate estimates, standard error sqrt(sum se_j^2) / replicates.
+        The search's value is not among them: it is the maximum over the cases, biased upward."""
+        size = self._size(self.prof.mc_budget)
+        case = pt.worst_case
+        while len(pt.replicates) < replicates and not self._deterministic(pt):
+            rng = np.random.default_rng(np.random.SeedSequence(
+                [self.seed, seed_of(self.claim.id), seed_of(repr(pt.point)), seed_of(repr(case)), self.FRESH,
+                 len(pt.replicates)]))
+            value, draws, se = self._constant(case, rng, size)
+            pt.replicates.append((value, se))
+            pt.samples += draws
+        values = np.array([v for v, _ in pt.replicates])
+        ses = [s for _, s in pt.replicates]
+        if all(s is not None for s in ses):
+            se = float(np.sqrt(np.sum(np.square(ses)))) / len(ses)
+        else:
+            se = float(np.std(values, ddof=1) / np.sqrt(values.size)) if values.size > 1 else 0.0
+        pt.estimate = {"value": float(values.mean()), "se": se, "replicates": len(pt.replicates),
+                       "draws_each": size}
 
 def mean_values(claim: Claim, case, R, size: int) -> tuple[np.ndarray, np.ndarray]:
     """(V, scale), each (size, m): an expectation claim's per-draw values and the magnitude of what they compare.

@@ -11,6 +11,7 @@ from attncheck.core.claims import Claim, Kind, Verdict
 from attncheck.core.profiles import Profile, get_profile
 from attncheck.engine import cost
 from attncheck.engine.checks import AsymptoticCheck, DeterministicCheck, ExpectationCheck, ProbabilisticCheck, short
+from attncheck.engine.extend import settle
 from attncheck.engine.search import EvaluationFailed, carry_worst, search_point
 from attncheck.engine.verdict import decide
 from attncheck.numeric.precision import Escalation, NonFinite
@@ -55,7 +56,13 @@ def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_
                 progress(claim, seen[-1])
         if claim.carry_worst:
             carry_worst(checks, seen)
+        extended = {}
+        if claim.kind is Kind.ASYMPTOTIC:
+            extended = settle(claim, prof, checks, seen, lambda point: AsymptoticCheck(
+                claim, prof, budget, seed, point, esc, alpha_test), progress)
         verdict, evidence = decide(claim, seen, prof.name, stages)
+        if extended:
+            evidence["extended"] = extended
     except EvaluationFailed as e:
         verdict, evidence = Verdict.ERROR, failed_evaluation(e)
     except NonFinite as e:

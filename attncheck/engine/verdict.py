@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from attncheck import stats
 from attncheck.core.claims import Claim, Kind, Verdict
 from attncheck.engine import series
@@ -47,59 +49,135 @@ def point_summary(p: Point) -> dict:
         out.update(suspects=p.suspects, confirmed=p.confirmed)
     if p.outside:
         out.update(outside=p.outside, outside_case=p.outside_case)
+    if p.estimate:
+        out["estimate"] = p.estimate
     return out
 
 
-def decelerating(n: list, c: list) -> bool:
-    """The implied constant's log-slope over the last step is at most half that of the step before.
+#: growth slower than n^RESOLUTION over the tail of the path is not told apart from a limit
+RESOLUTION = 0.02
+#: the slowest approach to a limit modelled as bounded: c_inf - a n^-g with g >= G_MIN
+G_MIN = 0.25
+#: one-sided level of each asymptotic test (growth, curvature, resolution): the suite's alpha
+ASYM_ALPHA = 0.01
 
-    A constant approaching a finite limit from below (c - a/n, the usual pre-asymptotic pattern)
-    shows a significant upward fit on a short path, but its log-slope shrinks geometrically; a
-    power n^e (or log n) keeps it (nearly) constant. Such a rise is never taken as a refutation.
+
+def estimates(points: list[Point]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(n, implied constant, standard error) per point: the re-estimate on fresh draws where the
+    engine made one (:meth:`AsymptoticCheck.reestimate`), else the search's worst value taken as exact."""
+    n = np.array([path_n(p.point) for p in points], float)
+    c = np.array([p.estimate["value"] if p.estimate else p.worst["implied_constant"] for p in points], float)
+    se = np.array([p.estimate["se"] if p.estimate else 0.0 for p in points], float)
+    return n, c, se
+
+
+def tail_length(k: int) -> int:
+    """Points in the tail of a k-point path: the last half, at least 2."""
+    return max(2, -(-k // 2))
+
+
+def _limit(n, c, se) -> dict:
+    """The fitted limit: c = c_inf - a (n / n_last)^-g by weighted least squares, g in {1/4, 1/2, 1, 2}
+    (the best chi^2 wins), over the whole path; the limit c_inf with its standard error."""
+    best = None
+    for g in (G_MIN, 0.5, 1.0, 2.0):
+        fit = stats.line_fit((n / n[-1]) ** -g, c, se)
+        if best is None or fit.chi2 < best[1].chi2:
+            best = (g, fit)
+    g, fit = best
+    return {"limit": float(fit.coef[0]), "limit_se": float(fit.se[0]), "limit_model": f"c_inf - a n^-{g:g}",
+            "limit_fit_a": float(-fit.coef[1]), "limit_g": g}
+
+
+def asymptotic_rule(n, c, se, alpha: float = ASYM_ALPHA, resolution: float = RESOLUTION) -> tuple[Verdict, dict]:
+    """Bounded or growing, from the implied constants c +- se along the path n (increasing).
+
+    - Growth over the tail (the last half of the path, at least 2 points): c ~ a + b log n by weighted least
+      squares; the growth exponent is e = b / S with S the mean |c| over the tail (for c = A n^e,
+      dc/dlog n = e c, and the fit's slope is that at the middle of the tail), with one-sided (1 - alpha)
+      bounds from the stated errors. When the tail has more points than parameters and scatters beyond its
+      errors, the upper bound is widened by the Birge ratio (scatter can hide growth), the lower one is not:
+      growth that accelerates misfits a line in log n by itself, and the refutation needs the steps and the
+      curvature below as well.
+    - The bounded model: every approach c_inf - a n^-g to a limit from below with g >= G_MIN is concave or
+      linear in u = n^-G_MIN (its slope in u shrinks as n grows), while a power n^e or log n is convex in u
+      (its slope in u grows without bound). Over the last three points, the slope in u of the last step
+      minus that of the step before (the second divided difference) > 0 at level alpha rejects every such
+      bounded model.
+    - REFUTED when growth faster than n^resolution is significant (lower bound of e > resolution), the
+      constant rises significantly at each of the last two steps (a dip followed by a rise is not growth)
+      and the bounded model is rejected; HOLDS when growth faster than n^resolution is excluded (upper
+      bound of e < resolution); INCONCLUSIVE otherwise, with what would decide it. The resolution is
+      symmetric: growth slower than n^resolution is told apart from a limit in neither direction, so that
+      a worst case found a little higher at the last points by the search's luck (an error the re-estimate
+      does not see) refutes nothing. No single point decides: a constant <= 0 at a point is one more
+      value in the fits (they are on c, not log c), and only significant quantities enter the rule.
     """
-    if len(c) < 3 or min(c[-3:]) <= 0:
-        return False
-    s1 = math.log(c[-2] / c[-3]) / math.log(n[-2] / n[-3])
-    s2 = math.log(c[-1] / c[-2]) / math.log(n[-1] / n[-2])
-    return s1 > 0 and s2 <= s1 / 2
+    n, c, se = (np.asarray(v, float) for v in (n, c, se))
+    k = n.size
+    z = stats.z_one_sided(alpha)
+    m = tail_length(k)
+    tail = slice(k - m, k)
+    line = stats.line_fit(np.log(n[tail]), c[tail], se[tail])
+    b, sb = float(line.coef[1]), float(line.se[1])
+    sb_low = sb / max(1.0, line.birge)  # the lower side from the stated errors alone (see the docstring)
+    S = float(np.mean(np.abs(c[tail])))
+    if S == 0.0:  # the tail is exactly 0: scale by the path (or it is 0 everywhere: no growth at all)
+        S = float(np.max(np.abs(c))) or 1.0
+    e, lo, hi = b / S, (b - z * sb_low) / S, (b + z * sb) / S
+    ev = {"implied_constant_max": float(np.max(c)),
+          "estimates": [[float(a), float(v), float(s)] for a, v, s in zip(n, c, se, strict=True)],
+          "growth_exponent": e, "growth_exponent_ci": [lo, hi], "growth_level": 1 - 2 * alpha,
+          "growth_over": [float(n[k - m]), float(n[-1])], "resolution": resolution}
+    convex = False
+    if k >= 3:
+        d, sd = stats.second_difference((n[-3:] / n[-1]) ** -G_MIN, c[-3:], se[-3:])
+        ev["curvature"] = {"in": f"n^-{G_MIN:g}", "over": [float(v) for v in n[-3:]], "value": d,
+                           "z": d / sd if sd > 0 else (math.inf if d > 0 else -math.inf if d < 0 else 0.0)}
+        convex = d - z * sd > 0
+    ev.update(_limit(n, c, se) if k >= 3 else {})
+    steps = k >= 3 and all(c[i + 1] - c[i] - z * math.hypot(se[i], se[i + 1]) > 0 for i in (k - 3, k - 2))
+    if lo > resolution and steps and convex:
+        return Verdict.REFUTED, dict(ev, reason=(
+            f"the implied constant grows like n^{e:.3g} over n in [{n[k - m]:g}, {n[-1]:g}] (one-sided "
+            f"{1 - alpha:g} lower bound {lo:.3g} > the resolution {resolution:g}), rises at each of the last "
+            f"two steps, and curves upward in n^-{G_MIN:g}, which no approach c_inf - a n^-g to a limit with "
+            f"g >= {G_MIN:g} does"))
+    if hi < resolution:
+        return Verdict.HOLDS, ev
+    return Verdict.INCONCLUSIVE, dict(ev, **_undecided(n, c, e, b, sb, S, z, resolution, lo, ev))
 
 
-def tail_fit(n: list, c: list):
-    """The power-law fit of the implied constant over the last half of a path of more than 3 points (at least 3),
-    or None. A constant that rises early (c - a/n) and has slowed over the tail, where noise alone can make the
-    last steps rise, shows no growth without bound; growth that keeps its pace there does."""
-    if len(c) <= 3:
-        return None
-    k = max(3, (len(c) + 1) // 2)
-    return stats.fit_power_law(n[-k:], c[-k:])
+def _undecided(n, c, e, b, sb, S, z, resolution, lo, ev) -> dict:
+    """Why the rule could not decide, and what would: while the interval of the growth exponent straddles
+    the resolution, more draws (the factor that shrinks it to the estimate's distance from the resolution);
+    once growth at the resolution is significant, a larger n (where the fitted limit model's local growth
+    exponent falls to half the resolution)."""
+    what = f"growth n^{e:.3g} over the tail, one-sided bounds [{lo:.3g}, {(b + z * sb) / S:.3g}]"
+    if lo <= resolution and sb > 0:
+        gap = abs(b - resolution * S)
+        factor = (z * sb / gap) ** 2 if gap > 0 else math.inf
+        side = "faster than" if e < resolution else "at least as fast as"
+        return {"decide_with": {"draws_factor": factor},
+                "reason": f"{what}: the errors cannot tell growth {side} n^{resolution:g} from none; about "
+                          f"{factor:.2g} times the draws at the tail points would, if the estimate stays where it "
+                          "is"}
+    out = {"reason": f"{what}: rising faster than n^{resolution:g}, but not shown to grow without bound (the last "
+                     "steps do not both rise, or do not curve upward beyond every approach to a limit)"}
+    a, g, lim = ev.get("limit_fit_a", 0.0), ev.get("limit_g", G_MIN), ev.get("limit", 0.0)
+    if a > 0 and lim > 0:
+        # local exponent of c_inf - a u, u = (n / n_last)^-g: a g u / (c_inf - a u) = resolution / 2
+        u = (resolution / 2) * lim / (a * (g + resolution / 2))
+        if 0 < u < 1:
+            n_star = float(n[-1] * u ** (-1 / g))
+            out["decide_with"] = {"n": n_star}
+            out["reason"] += (f"; the fitted limit {lim:.4g} ({ev['limit_model']}) would slow the growth to "
+                              f"n^{resolution / 2:g} by n ~ {n_star:.3g}")
+    return out
 
 
 def _asymptotic(points: list[Point]) -> tuple[Verdict, dict]:
-    n = [path_n(p.point) for p in points]
-    c = [p.worst["implied_constant"] for p in points]
-    if min(c) <= 0:
-        return Verdict.HOLDS, {"implied_constant_max": max(c), "note": "implied constant reaches 0"}
-    fit = stats.fit_power_law(n, c)
-    rising = all(c[i] < c[i + 1] for i in range(len(c) - 3, len(c) - 1))
-    ev = {"implied_constant_max": max(c), "growth_exponent": fit.slope,
-          "growth_exponent_ci95": [fit.lower, fit.upper]}
-    if fit.lower > 0 and rising and decelerating(n, c):
-        return Verdict.INCONCLUSIVE, dict(ev, reason="implied constant rises but decelerates (the last log-slope is "
-                                                      "at most half the previous one, as c - a/n does): consistent "
-                                                      "with a finite limit; extend the path to decide")
-    if fit.lower > 0 and rising:
-        tail = tail_fit(n, c)
-        if tail is not None and tail.lower <= 0 and tail.slope < fit.slope:
-            return Verdict.INCONCLUSIVE, dict(
-                ev, tail_growth_exponent=tail.slope, tail_growth_exponent_ci95=[tail.lower, tail.upper],
-                reason="implied constant rises along the path, but more slowly and not significantly over its "
-                       f"last {tail.points:d} points (n >= {n[-tail.points]:g}): consistent with a finite limit "
-                       "approached from below; extend the path to decide")
-        return Verdict.REFUTED, dict(ev, reason=f"the needed constant grows like n^{fit.slope:.3g} along the path")
-    if fit.slope > 0:
-        return Verdict.INCONCLUSIVE, dict(ev, reason="implied constant trends upward but not significantly; "
-                                                      "extend the path (deep profile) to decide")
-    return Verdict.HOLDS, ev
+    return asymptotic_rule(*estimates(points))
 
 
 _SEVERITY = {Verdict.REFUTED: 2, Verdict.INCONCLUSIVE: 1, Verdict.HOLDS: 0}
@@ -116,7 +194,7 @@ def _across(points: list[Point], x: str) -> tuple[Verdict, dict]:
     ev = {"per_" + x: [dict(e, **{x: v, "verdict": vd.value}) for v, (vd, e) in per.items()],
           "implied_constant_max": max(e["implied_constant_max"] for _, e in per.values())}
     xs = sorted(groups)
-    cmax = [max(p.worst["implied_constant"] for p in groups[v]) for v in xs]
+    cmax = [float(np.max(estimates(groups[v])[1])) for v in xs]
     if len(xs) >= 3 and min(cmax) > 0:
         fit = stats.fit_power_law([math.exp(v) for v in xs], cmax)
         ev.update({"rate_across_" + x: fit.slope, f"rate_across_{x}_ci95": [fit.lower, fit.upper]})
@@ -124,6 +202,11 @@ def _across(points: list[Point], x: str) -> tuple[Verdict, dict]:
     if bad:
         ev["reason"] = "at {} = {}: {}".format(x, bad[0], per[bad[0]][1].get("reason", ""))
     return verdict, ev
+
+
+def asymptotic_verdict(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
+    """The asymptotic rule on the whole path, or at each value of ``claim.across``."""
+    return _asymptotic(seen) if claim.across is None else _across(seen, claim.across)
 
 
 #: level of the eventually-rule's tests: the fall over the tail (two-sided interval of its exponent) and the floor
@@ -300,7 +383,7 @@ def decide(claim: Claim, seen: list[Point], profile: str | None = None, stages=(
     ``stages``: what runs after the sampled verdict, in order, each ``(claim, verdict, evidence, profile) ->
     (verdict, evidence)`` (the certification of :mod:`attncheck.certify`); ``profile`` is the profile's name."""
     if claim.kind is Kind.ASYMPTOTIC:
-        verdict, extra = _asymptotic(seen) if claim.across is None else _across(seen, claim.across)
+        verdict, extra = asymptotic_verdict(claim, seen)
         verdict, ev = verdict, dict({"path": [point_summary(p) for p in seen]}, **extra)
     else:
         verdict, ev = _sampled(claim, seen)

@@ -67,8 +67,10 @@ def key_evidence(rec: dict) -> str:
     if kind == "asymptotic":
         parts.append(f"C* max {_fmt(ev['implied_constant_max'])}")
         if "growth_exponent" in ev:
-            lo, hi = ev["growth_exponent_ci95"]
-            parts.append(f"growth n^{_fmt(ev['growth_exponent'])} [{_fmt(lo)}, {_fmt(hi)}]")
+            lo, hi = ev.get("growth_exponent_ci") or ev["growth_exponent_ci95"]  # the latter: reports before issue 27
+            parts.append(f"tail growth n^{_fmt(ev['growth_exponent'])} [{_fmt(lo)}, {_fmt(hi)}]")
+        if "limit" in ev:
+            parts.append(f"limit {_fmt(ev['limit'])} ± {_fmt(ev['limit_se'])}")
         parts.append(f"n <= {_fmt(path[-1]['point'])}")
     elif kind == "probabilistic":
         # eventually-claims: the evidence is the tail of the path

@@ -5,7 +5,7 @@ Statements follow the restatement in docs/papers/goel2026.md (the paper's formul
 reading carries its provenance tag. Shared readings (attncheck/papers/goel2026/readings.py): the
 self-term and E_{-i} (query x_i fixed, the other n - 1 keys i.i.d. N(0, Sigma)), and "O(1/n)" as an
 asymptotic claim along n whose quantity is an expectation estimated from all the draws of a case (the
-"ratio" handed to the engine is that one estimate, carried by every draw). Squared norms of means use
+engine gets that one estimate with its batch-means standard error: the rate form, an Estimate). Squared norms of means use
 the unbiased product of two independent replicas. The numerics are in attncheck/papers/goel2026/models
 (integrability, stein_forms, softmax_moments, autograd); measurements in docs/papers/goel2026.md.
 """
@@ -15,7 +15,7 @@ import mpmath
 import numpy as np
 import torch
 
-from attncheck import Int, Provenance, Reading, Real, Reason, Space, Unchecked, claim, close, ge
+from attncheck import Int, Provenance, Reading, Real, Reason, Space, Unchecked, batch_estimate, claim, close, ge
 from attncheck.papers.goel2026.data.gaussian_regression import sym_sqrt
 from attncheck.papers.goel2026.models import autograd as ag
 from attncheck.papers.goel2026.models import integrability as im
@@ -622,8 +622,7 @@ def _rate(cid, source, statement, provenance, power, stat, *, integrated=False, 
             }),
     )
     def evaluate(case, R, xp):
-        size = len(R[0]) if isinstance(R, tuple) else len(R)  # one estimate, carried by every draw
-        return np.full(size, case.n ** power * stat(case, R))
+        return batch_estimate(lambda draws: stat(case, draws), R).scaled(case.n ** power)
 
     return evaluate
 

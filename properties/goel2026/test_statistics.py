@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from attncheck import Int, Provenance, Reading, Real, Reason, Space, Unchecked, claim, le
+from attncheck import Int, Provenance, Reading, Real, Reason, Space, Unchecked, batch_estimate, claim, le
 from attncheck.papers.goel2026.data import gaussian_regression as gr
 from attncheck.papers.goel2026.models import finite_n_bias as fb
 from attncheck.papers.goel2026.models import lifted_dynamics as ld
@@ -217,7 +217,7 @@ REG_DRAWS = 4000
 REG_ESTIMATE = (f"per dataset grad R_hat - grad R less its term linear in Sigma_hat - Sigma (mean 0; "
                 "models.finite_n_bias.regularizer_bias_draws): the quadratic and cubic terms, O(1/n) per draw, so the "
                 "relative error stays O(N^{-1/2}) at every n (the plain difference spreads O(n^{-1/2})); unbiased "
-                f"squared norm of the mean over {REG_DRAWS} draws, carried by every draw")
+                f"squared norm of the mean over {REG_DRAWS} draws, with its batch-means standard error (rate form)")
 TUBE_R = "tube: r in [0, 1], radius rho"
 THM5_UNCHECKED = SIGMA1 + not_drawn("d >= 4") + BOX
 THM5_NOISE = "noise sigma does not enter R_hat"
@@ -238,7 +238,7 @@ THM5_NOISE = "noise sigma does not enter R_hat"
         }),
 )
 def theorem_5_main(case, S_hat, xp):
-    return np.full(len(S_hat), case.n * _sq_mean(_reg_bias(case, S_hat)))
+    return batch_estimate(_sq_mean, _reg_bias(case, S_hat)).scaled(case.n)
 
 
 @claim(
@@ -253,7 +253,7 @@ def theorem_5_main(case, S_hat, xp):
                "O(.)": "n^2 times the estimate of the squared norm", "noise": THM5_NOISE}),
 )
 def theorem_5_norm_rate(case, S_hat, xp):
-    return np.full(len(S_hat), case.n ** 2 * _sq_mean(_reg_bias(case, S_hat)))
+    return batch_estimate(_sq_mean, _reg_bias(case, S_hat)).scaled(case.n ** 2)
 
 
 @claim(
@@ -323,7 +323,7 @@ STEIN_ROWS = ("per draw (a query row x ~ N(0, Sigma) and its n - 1 other keys) t
         shared=(RESTATED, PROBLEMS, TUBE, SELF_TERM, A3, RATE, SQUARES), unchecked=A3_UNCHECKED,
         notes={
             "inputs": A3_BOX + "; " + TUBE_R,
-            "estimate": STEIN_ROWS + "; unbiased squared norm of the mean over the draws, carried by every draw",
+            "estimate": STEIN_ROWS + "; unbiased squared norm of the mean over the draws, with its batch-means standard error (rate form)",
             "O(.)": "n^1 times the estimate",
             "path": THM4_PATH_READING,
             "noise": A3_NOISE,
@@ -331,7 +331,7 @@ STEIN_ROWS = ("per draw (a query row x ~ N(0, Sigma) and its n - 1 other keys) t
 )
 def theorem_4_main(case, R, xp):
     v = _row_terms(case, R, fb.gradient_bias_draws)
-    return np.full(len(v), case.n * _sq_mean(v))
+    return batch_estimate(_sq_mean, v).scaled(case.n)
 
 
 @claim(
@@ -347,7 +347,7 @@ def theorem_4_main(case, R, xp):
 )
 def theorem_4_norm_rate(case, R, xp):
     v = _row_terms(case, R, fb.gradient_bias_draws)
-    return np.full(len(v), case.n ** 2 * _sq_mean(v))
+    return batch_estimate(_sq_mean, v).scaled(case.n ** 2)
 
 
 # ---- Lemma 5 -------------------------------------------------------------------------------------
@@ -502,7 +502,7 @@ def _objective_bias_terms(case, R):
             "inputs": A3_BOX + "; " + TUBE_R,
             "estimate": "as theorem-4/main, plus per draw grad R_hat - grad R less its term linear in Sigma_hat - "
                         "Sigma (mean 0) at a Wishart Sigma_hat (theorem-5/main); unbiased squared norm of the mean, "
-                        "carried by every draw",
+                        "with its batch-means standard error (rate form)",
             "O(.)": "n^1 times the estimate",
             "path": THM4_PATH_READING,
             "noise": A3_NOISE,
@@ -510,7 +510,7 @@ def _objective_bias_terms(case, R):
 )
 def theorem_3_main(case, R, xp):
     v = _objective_bias_terms(case, R)
-    return np.full(len(v), case.n * _sq_mean(v))
+    return batch_estimate(_sq_mean, v).scaled(case.n)
 
 
 @claim(
@@ -526,7 +526,7 @@ def theorem_3_main(case, R, xp):
 )
 def theorem_3_norm_rate(case, R, xp):
     v = _objective_bias_terms(case, R)
-    return np.full(len(v), case.n ** 2 * _sq_mean(v))
+    return batch_estimate(_sq_mean, v).scaled(case.n ** 2)
 
 
 # ---- Theorem 1 (1): E L_n -> L at rate 1/n ---------------------------------------------------------
@@ -555,14 +555,14 @@ GAP_PATH_READING = ("n from 16 to 1024 (quick 4 points, deep 7): below n ~ 256 t
             "estimate": "per draw (Err x)^T A g + ||A (mu - m)||^2 / 2 (models.finite_n_bias.loss_gap_draws: one row's "
                         "loss minus its population counterpart, with mu - m -> its Stein form g in the linear term and "
                         "the noise term, of mean 0, dropped): mean = the gap exactly, O(1/n) per draw; "
-                        f"{ROW_DRAWS} draws; |mean| (the gap's sign is not claimed), carried by every draw",
+                        f"{ROW_DRAWS} draws; |mean| (the gap's sign is not claimed), with its batch-means standard error (rate form)",
             "O(.)": "n^1 times the estimate",
             "path": GAP_PATH_READING,
         }),
 )
 def theorem_1_part_1_finite_n(case, R, xp):
     v = _row_terms(case, R, fb.loss_gap_draws)
-    return np.full(len(v), case.n * abs(float(np.mean(v))))
+    return batch_estimate(lambda d: abs(float(np.mean(d))), v).scaled(case.n)
 
 
 # ---- Theorem 2: the recursion of Algorithm 1 on the event E2 --------------------------------------

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from attncheck import Int, Real, Slack, Space, claim, ge, le, lt
+from attncheck import Int, Real, Slack, Space, batch_estimate, claim, ge, le, lt
 from attncheck.core.claims import Registry
 
 POWER = Registry()
@@ -574,3 +574,95 @@ _vertex("composite-vertex", "@st.composite of 3 integers in 0..50 and x in [0, 1
         "<= 199.5 is false only where all four draws are at their upper ends at once", (1, 1, 1, 1), 199.5)
 _vertex("composite-mixed-vertex", "the same @st.composite: a + b - k + 50 x <= 149.5 is false only at the mixed "
         "vertex (high, high, low, high) of its choices", (1, 1, -1, 1), 149.5)
+
+# ---- Decisive asymptotics (issue 27): bounded vs growing, with the worst case re-estimated ---------------
+# Each false claim's implied constant grows without bound (slowly); each twin's stays bounded, often rising
+# toward its limit from below, which a rule on the sign of the slope cannot tell from growth.
+SHORT = {"quick": [64, 256, 1024], "deep": [64, 256, 1024, 4096]}
+DECADES = {"quick": [10, 10**2, 10**3, 10**4, 10**5], "deep": [10, 10**2, 10**3, 10**4, 10**5, 10**6]}
+ZERO_PATH = {"quick": [16, 64, 256, 1024], "deep": [16, 64, 256, 1024, 4096]}
+
+
+def _a_space(n):
+    return Space(build=lambda a: (n, a), a=Real(1, 2))
+
+
+def _asym(family, which, why, path, statement, sample=_noisy, **kw):
+    return planted(family, which, why, kind="asymptotic", path=path, space=_a_space, sample=sample,
+                   probability=0.9, cost="cheap", statement=statement, **kw)
+
+
+@_asym("limit-short", "false", "n^0.03 on a 3-point path (x1.09 over it): decided by extending the path", SHORT,
+       r"X_n = O(1) with X_n = a n^{0.03} (1 + 0.05 N)")
+def limit_short_false(c, noise, xp):
+    n, a = c
+    return a * n ** 0.03 * noise
+
+
+@_asym("limit-short", "twin", None, SHORT, r"X_n = O(1) with X_n = a (2 - 4/\sqrt n) (1 + 0.05 N)")
+def limit_short_twin(c, noise, xp):
+    n, a = c
+    return a * (2 - 4 / math.sqrt(n)) * noise
+
+
+@_asym("limit-log", "false", "log n over ten decades against a twin c - a/n rising from below", LONG,
+       r"X_n = O(1) with X_n = a \log n (1 + 0.05 N)")
+def limit_log_false(c, noise, xp):
+    n, a = c
+    return a * math.log(n) * noise
+
+
+@_asym("limit-log", "twin", None, LONG, r"X_n = O(1) with X_n = a (2 - 20/n) (1 + 0.05 N)")
+def limit_log_twin(c, noise, xp):
+    n, a = c
+    return a * (2 - 20 / n) * noise
+
+
+def _bounded(c, rng, size):
+    return rng.uniform(0.5, 1.5, size)
+
+
+@_asym("bounded-noise", "false", "n^0.05 under bounded uniform noise, against a flat twin", SHORT,
+       r"X_n = O(1) with X_n = a n^{0.05} U, U ~ U(0.5, 1.5)", sample=_bounded)
+def bounded_noise_false(c, noise, xp):
+    n, a = c
+    return a * n ** 0.05 * noise
+
+
+@_asym("bounded-noise", "twin", None, SHORT, r"X_n = O(1) with X_n = a U, U ~ U(0.5, 1.5)", sample=_bounded)
+def bounded_noise_twin(c, noise, xp):
+    _, a = c
+    return a * noise
+
+
+def _pareto(c, rng, size):
+    """Pareto draws of tail index 2.5: finite variance, infinite fourth moment (the error of the error is wild)."""
+    return (1.0 - rng.random(size)) ** (-1 / 2.5)
+
+
+@_asym("heavy-tailed-estimate", "false", "rate form: n^0.05 times a mean of Pareto(2.5) draws (infinite "
+       "fourth moment), with its batch-means error", DECADES, r"E[X_n] = O(1) with X_n = a n^{0.05} Y, Y Pareto(2.5)",
+       sample=_pareto)
+def heavy_estimate_false(c, Y, xp):
+    n, a = c
+    return batch_estimate(np.mean, Y).scaled(a * n ** 0.05)
+
+
+@_asym("heavy-tailed-estimate", "twin", None, DECADES, r"E[X_n] = O(1) with X_n = a Y, Y Pareto(2.5)",
+       sample=_pareto)
+def heavy_estimate_twin(c, Y, xp):
+    _, a = c
+    return batch_estimate(np.mean, Y).scaled(a)
+
+
+@_asym("zero-at-one-point", "false", "implied constant 0 at the first point, then growing like sqrt n (a "
+       "single 0 once decided HOLDS)", ZERO_PATH, r"X_n = O(1) with X_n = a \sqrt{n/16 - 1} (1 + 0.05 N)")
+def zero_false(c, noise, xp):
+    n, a = c
+    return a * math.sqrt(n / 16 - 1) * noise
+
+
+@_asym("zero-at-one-point", "twin", None, ZERO_PATH, r"X_n = O(1) with X_n = a (1 - 16/n) (1 + 0.05 N)")
+def zero_twin(c, noise, xp):
+    n, a = c
+    return a * (1 - 16 / n) * noise

@@ -39,9 +39,10 @@ SELF_TERM = Shared(
 RATE = Shared(
     "goel2026/o-of-n",
     "'O(1/n)' (or O(1/n^2), 'for n large enough'): an asymptotic claim along a path of n. The implied constant "
-    "n^a times a Monte Carlo estimate of the quantity (one estimate from all the case's draws, carried by every "
-    "draw, so its quantile is the estimate) must not grow significantly along the path, judged by the engine's "
-    "power-law fit: REFUTED only on significant growth; a decelerating rise is INCONCLUSIVE.")
+    "n^a times a Monte Carlo estimate of the quantity (one estimate from all the case's draws with its batch-means "
+    "standard error: the rate form, attncheck.Estimate) must stay bounded along the path, judged by the engine's "
+    "asymptotic rule (docs/verdicts.md): REFUTED on growth faster than n^0.02 that curves beyond every approach to a "
+    "limit, HOLDS when such growth is excluded, the limit fitted.")
 
 O_P = Shared(
     "goel2026/o-p",

@@ -1,0 +1,81 @@
+"""Settle an asymptotic claim: re-estimate every point's worst case, then extend an undecided path.
+
+After the search, each point's worst case is re-estimated on fresh draws
+(:meth:`.checks.AsymptoticCheck.reestimate`), so that the trend is fitted to unbiased values
+with standard errors. While the rule (:func:`.verdict.asymptotic_verdict`) is INCONCLUSIVE, the
+engine first multiplies the re-estimates at every point (``Profile.asym_more_draws``: smaller
+errors) when the rule asks for draws (the growth interval straddles the resolution), then
+continues the path's geometric progression in n (its smallest step ratio), one point per series at a time
+(``Profile.asym_extra_points`` at most, never beyond the claim's ``n_max``; dict points keep their
+other coordinates, list points are not extended). Every budget is a count, never a time.
+"""
+from __future__ import annotations
+
+from attncheck.core.claims import Claim, Verdict
+from attncheck.core.profiles import Profile
+from attncheck.engine import series
+from attncheck.engine.checks import AsymptoticCheck, Point
+from attncheck.engine.search import carry_worst, search_point
+from attncheck.engine.verdict import asymptotic_verdict, path_n
+
+
+def next_points(claim: Claim, points: list) -> list:
+    """The next point of each series: its last n times the smallest ratio n_k / n_(k-1) along it (the
+    ratio of a geometric path; on an irregular one the extension never steps further than the path did),
+    the other coordinates kept. Empty when the path has list points, or every next n exceeds ``claim.n_max``."""
+    out = []
+    for _, pts in series.split(points):
+        if isinstance(pts[-1], (list, tuple)) or len(pts) < 2:
+            return []
+        last, ns = pts[-1], [path_n(p) for p in pts]
+        ratio = min(b / a for a, b in zip(ns[:-1], ns[1:], strict=True))
+        n2 = ns[-1] * ratio
+        if ratio <= 1 or (claim.n_max is not None and n2 > claim.n_max):
+            continue
+        n2 = int(round(n2)) if isinstance(last["n"] if isinstance(last, dict) else last, int) else n2
+        out.append(dict(last, n=n2) if isinstance(last, dict) else n2)
+    return out
+
+
+def _reestimate(prof: Profile, checks: list[AsymptoticCheck], seen: list[Point], factor: int) -> None:
+    for check, pt in zip(checks, seen, strict=True):
+        base = prof.asym_rate_replicates if "se" in pt.worst else prof.asym_replicates
+        check.reestimate(pt, factor * base)
+
+
+def _wants_draws(ev: dict) -> bool:
+    """Whether the undecided rule (or one of its per-x series) asks for more draws rather than a larger n."""
+    rows = [ev] + [e for key, v in ev.items() if key.startswith("per_") and isinstance(v, list) for e in v]
+    return any("draws_factor" in e.get("decide_with", {}) for e in rows)
+
+
+def settle(claim: Claim, prof: Profile, checks: list[AsymptoticCheck], seen: list[Point], new_check,
+           progress=None) -> dict:
+    """Re-estimate, and extend while undecided; ``checks`` and ``seen`` grow in place (``new_check(point)``
+    makes the check of an added point). Returns what was added (the evidence's ``extended``), or {}."""
+    factor = 1
+    _reestimate(prof, checks, seen, factor)
+    added: dict = {}
+    verdict, ev = asymptotic_verdict(claim, seen)
+    if verdict is not Verdict.INCONCLUSIVE:
+        return added
+    if prof.asym_more_draws > 1 and _wants_draws(ev):
+        factor = prof.asym_more_draws
+        _reestimate(prof, checks, seen, factor)
+        added["replicates_factor"] = factor
+    rounds = 0
+    while asymptotic_verdict(claim, seen)[0] is Verdict.INCONCLUSIVE and rounds < prof.asym_extra_points:
+        rounds += 1
+        new = next_points(claim, [pt.point for pt in seen])
+        if not new:
+            break
+        for point in new:
+            checks.append(new_check(point))
+            seen.append(search_point(checks[-1], point))
+            if progress:
+                progress(claim, seen[-1])
+            added.setdefault("points", []).append(point)
+        if claim.carry_worst:
+            carry_worst(checks, seen)
+        _reestimate(prof, checks, seen, factor)
+    return added

@@ -1,0 +1,94 @@
+"""The asymptotic rule (engine/verdict.py: asymptotic_rule): bounded vs growing, from constants with errors."""
+import math
+
+import numpy as np
+import pytest
+
+from attncheck import Estimate, batch_estimate, claim
+from attncheck.core.claims import Registry
+from attncheck.engine.extend import next_points
+from attncheck.engine.verdict import RESOLUTION, asymptotic_rule
+
+LONG = [1e2, 1e4, 1e6, 1e8, 1e10, 1e12]
+SHORT = [64, 256, 1024]
+
+
+def _rule(n, c, rel=0.01):
+    return asymptotic_rule(n, c, [rel * abs(v) + 1e-3 for v in c])
+
+
+@pytest.mark.parametrize("f", [lambda n: n ** 0.03, math.log, lambda n: n ** 0.05])
+def test_slow_unbounded_growth_is_refuted(f):
+    verdict, ev = _rule(LONG, [f(n) for n in LONG])
+    assert verdict.value == "REFUTED", ev
+    assert ev["growth_exponent_ci"][0] > RESOLUTION and ev["curvature"]["z"] > 0
+
+
+@pytest.mark.parametrize("f", [lambda n: 2 - 20 / n, lambda n: 2 - 1 / math.sqrt(n), lambda n: 1.0])
+def test_a_constant_rising_to_its_limit_holds_with_the_limit_stated(f):
+    verdict, ev = _rule(LONG, [f(n) for n in LONG])
+    assert verdict.value == "HOLDS", ev
+    assert ev["resolution"] == RESOLUTION and ev["growth_exponent_ci"][1] < RESOLUTION
+    assert abs(ev["limit"] - f(1e30)) < 3 * ev["limit_se"] + 1e-3
+
+
+def test_a_zero_at_one_point_is_data_not_a_verdict():
+    """Once, min(c) <= 0 returned HOLDS: 0, 10, 40, 160 was HOLDS while 10, 40, 160 was REFUTED."""
+    n = [10, 40, 160, 640]
+    with_zero, ev = _rule(n, [0.0, 10.0, 40.0, 160.0])
+    without, _ = _rule(n[1:], [10.0, 40.0, 160.0])
+    assert with_zero.value == without.value == "REFUTED", ev
+    assert asymptotic_rule(n, [-1.0, 1.0, 1.0, 1.0], [0.001] * 4)[0].value == "HOLDS"  # a value <= 0 is data too
+
+
+def test_the_sign_of_an_insignificant_slope_decides_nothing():
+    """A flat constant whose last points move by less than their errors: up or down, the same verdict."""
+    for se in (0.002, 0.05):
+        up = asymptotic_rule(SHORT, [1.0, 1.0, 1.0 + se / 2], [se] * 3)[0]
+        down = asymptotic_rule(SHORT, [1.0, 1.0, 1.0 - se / 2], [se] * 3)[0]
+        assert up is down, se
+    assert asymptotic_rule(SHORT, [1.0, 1.0, 1.001], [0.002] * 3)[0].value == "HOLDS"
+
+
+def test_a_dip_then_a_rise_is_not_growth():
+    """goel2026 theorem-5/norm-rate's shape (quick, committed report): the last step rises after a fall."""
+    n = [16, 128, 1024, 8192, 65536]
+    verdict, ev = asymptotic_rule(n, [3880.0, 2034.0, 2004.0, 1850.0, 1999.0], [5.0] * 5)
+    assert verdict.value != "REFUTED", ev
+
+
+def test_a_rise_by_the_search_s_luck_is_below_the_resolution():
+    """Exact values (se 0) a little higher at each later point, as a search that finds the worst case
+    better at the last points gives: accelerating, but slower than n^RESOLUTION, so not a refutation."""
+    assert asymptotic_rule(SHORT, [1.97, 1.98, 2.00], [0.0] * 3)[0].value == "HOLDS"
+
+
+def test_undecided_says_what_would_decide_it_and_never_the_deep_profile():
+    verdict, ev = asymptotic_rule(SHORT, [1.0, 1.0, 1.01], [0.01] * 3)
+    assert verdict.value == "INCONCLUSIVE" and ev["decide_with"]["draws_factor"] > 1
+    verdict, ev = asymptotic_rule(SHORT, [1.5, 1.75, 1.875], [0.001] * 3)  # 2 - 4/sqrt(n)
+    assert verdict.value == "INCONCLUSIVE" and ev["decide_with"]["n"] > SHORT[-1]
+    assert "deep" not in ev["reason"]
+
+
+def test_batch_estimate_has_the_standard_error_of_a_mean():
+    rng = np.random.default_rng(0)
+    ses = [batch_estimate(np.mean, rng.standard_normal(4000)).se for _ in range(200)]
+    assert abs(np.mean(ses) * math.sqrt(4000) - 1) < 0.1
+    est = batch_estimate(lambda d: float(np.mean(d[0] * d[1])), (np.ones(64), np.arange(64.0)))
+    assert est.value == 31.5 and est.scaled(-2.0) == Estimate(-63.0, 2 * est.se)
+    with pytest.raises(ValueError):
+        Estimate(1.0, -1.0)
+
+
+def _claim(path, n_max=None):
+    return claim("x/y/z", kind="asymptotic", statement="s", source="s", domain=lambda p: None, path=path,
+                 sample=lambda c, r, s: None, probability=0.5, n_max=n_max, registry=Registry())(lambda c, S, xp: S)
+
+
+def test_the_path_continues_its_geometric_progression():
+    assert next_points(_claim({"quick": [64, 256, 1024]}), [64, 256, 1024]) == [4096]
+    assert next_points(_claim({"quick": [64, 256, 1024]}, n_max=2048), [64, 256, 1024]) == []
+    grid = [{"n": n, "L": L} for L in (2, 4) for n in (8, 16, 32)]
+    assert next_points(_claim({"quick": grid}), grid) == [{"n": 64, "L": 2}, {"n": 64, "L": 4}]
+    assert next_points(_claim({"quick": [[2, 8], [3, 16], [4, 32]]}), [[2, 8], [3, 16], [4, 32]]) == []
