@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from attncheck import Real, Space, claim, lt, stats
 from attncheck.core.claims import Registry
 from attncheck.core.profiles import PROFILES
-from attncheck.engine import alpha_per_test, run
+from attncheck.engine import alpha_per_test, cost, run
 from attncheck.engine.checks import Point, ProbabilisticCheck
 from attncheck.numeric.precision import Escalation
 
@@ -41,7 +41,7 @@ REG = _claims()
 
 def _check(claim_id: str, alpha_test: float | None = None) -> ProbabilisticCheck:
     prof, c = PROFILES["quick"], REG.get(claim_id)
-    return ProbabilisticCheck(c, prof, prof.budget(True, c.cost.value), 0, None, Escalation(),
+    return ProbabilisticCheck(c, prof, prof.budget(True, cost.choose(c, "quick")[0].value), 0, None, Escalation(),
                               alpha_test=alpha_test if alpha_test is not None else alpha_per_test(c, prof, 1)[1])
 
 
