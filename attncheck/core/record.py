@@ -72,6 +72,7 @@ EVIDENCE_FIELDS: dict[str, str | tuple[str, ...]] = {
     "failure_trend": "object", "per_L": "array", "rate_across_L": ("number", "string"), "rate_across_L_ci95": "array",
     "alpha_per_test": "number", "alpha_per_claim": "number", "confirmation": "object", "suspects": "integer",
     "confirmed": "array", "undecided": "integer", "undecided_cases": "array", "float_constants": "object",
+    "outside": "integer", "outside_case": "object", "cost_proxy": "object",
 }
 
 
