@@ -52,7 +52,7 @@ class Experiments:
         if self.proc.exitcode != 0:
             self.stop()
             raise RuntimeError(f"the experiments failed (exit status {self.proc.exitcode}); their output ends:\n"
-                               + "\n".join(text.splitlines()[-20:]))
+                               + "\n".join(text.splitlines()[-40:]))
         if text:
             progress(text.rstrip("\n"))
         report.keep_experiments(self.scratch / "out", Path(out_dir))
