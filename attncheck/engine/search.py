@@ -95,13 +95,19 @@ def corner_values(claim, point, budget) -> list[dict]:
     return space.corners(budget.corners) if space is not None and budget.corners else []
 
 
+def _over_choices(check: Check, pt: Point, stage: str, count: int, make, tag: str) -> None:
+    """A stage over the strategy's choices, for a claim with no Space (:mod:`.choices`): ``make(strategy, count,
+    seed)`` gives its cases, seeded by (seed, claim, point, ``tag``)."""
+    if check.choices and count:
+        seed = seed_of(check.seed, check.claim.id, repr(pt.point), tag)
+        for case in make(check.claim.strategy(pt.point), count, seed):
+            _checked(check, case, pt, stage)
+
+
 def _corners(check: Check, pt: Point) -> None:
     space = space_of(check.claim, pt.point)
     if space is None:
-        if check.choices and check.budget.corners:
-            seed = seed_of(check.seed, check.claim.id, repr(pt.point), "choice corners")
-            for case in choices.corners(check.claim.strategy(pt.point), check.budget.corners, seed):
-                _checked(check, case, pt, "corners")
+        _over_choices(check, pt, "corners", check.budget.corners, choices.corners, "choice corners")
         return
     for values in corner_values(check.claim, pt.point, check.budget):
         _checked(check, space.case(values), pt, "corners", values)
@@ -125,10 +131,7 @@ def design_values(check: Check, point, corners: list[dict]) -> list[dict]:
 def _design(check: Check, pt: Point) -> None:
     space = space_of(check.claim, pt.point)
     if space is None:
-        if check.choices and check.budget.design:
-            seed = seed_of(check.seed, check.claim.id, repr(pt.point), "choices")
-            for case in choices.cases(check.claim.strategy(pt.point), check.budget.design, seed):
-                _checked(check, case, pt, "design")
+        _over_choices(check, pt, "design", check.budget.design, choices.cases, "choices")
         return
     for values in design_values(check, pt.point, corner_values(check.claim, pt.point, check.budget)):
         _checked(check, space.case(values), pt, "design", values)
