@@ -12,7 +12,6 @@ import textwrap
 import time
 from pathlib import Path
 
-from attncheck.core.claims import REGISTRY
 from attncheck.core.profiles import PROFILES, get_profile
 from attncheck.report import labels
 from attncheck.report import writer as report
@@ -58,10 +57,10 @@ def _looked_in() -> str:
 
 
 def cmd_list(args) -> int:
-    load(args.claims)
-    claims = [c for c in REGISTRY if not args.paper or c.paper == args.paper]
+    loaded = load(args.claims)
+    claims = [c for c in loaded if not args.paper or c.paper == args.paper]
     if not claims:
-        papers = sorted({c.paper for c in REGISTRY})
+        papers = sorted({c.paper for c in loaded})
         fail(f"no claims{f' of paper {args.paper!r}' if args.paper else ''} in {_looked_in()}"
              + (f"; papers there: {', '.join(papers)}" if papers else ""))
     w = max(len(c.id) for c in claims)
@@ -87,13 +86,13 @@ def cmd_check(args) -> int:
             staging.check_writable_file(args.json)
         except staging.OutputError as e:
             fail(str(e))
-    load(args.claims)
-    if args.claim_id not in REGISTRY:
-        fail(f"no claim with id {args.claim_id!r} among the {len(REGISTRY)} claims in {_looked_in()}; "
+    loaded = {c.id: c for c in load(args.claims)}
+    if args.claim_id not in loaded:
+        fail(f"no claim with id {args.claim_id!r} among the {len(loaded)} claims in {_looked_in()}; "
              "pass --claims FILE for claims elsewhere, see `attncheck list`")
-    c = REGISTRY.get(args.claim_id)
+    c = loaded[args.claim_id]
     seed = int.from_bytes(os.urandom(4), "little") & 0x7FFFFFFF if args.fresh else args.seed
-    n_random = session.n_random(REGISTRY)
+    n_random = session.n_random(loaded.values())
     print(f"checking {c.id} ({c.kind.value}), profile {args.profile}, seed {seed}", flush=True)
     rec = session.run_claim(c, get_profile(args.profile, args.scale), seed, n_random, progress=_progress)
     print(f"{labels.verdict_label(rec)}: {labels.key_evidence(rec)}")
@@ -214,11 +213,10 @@ def _report_dask(client, args, stage) -> tuple[int, dict]:
     """The claims as Dask tasks, one per (claim, seed); every claim ends with one record per seed."""
     from attncheck.run import cluster, replication
 
-    load(args.claims)
-    claims = list(REGISTRY)
+    claims = load(args.claims)  # the claims of these files, not every claim this process has loaded
     if not claims:
         fail(f"no claims in {_looked_in()}")
-    n_random = session.n_random(REGISTRY)
+    n_random = session.n_random(claims)
     seeds = replication.seeds(args.seed, args.seeds)
     claims = session.longest_first(claims, Path(args.out) / "results.json")
     got = cluster.run_claims(client, claims, get_profile(args.profile, args.scale), seeds, n_random,

@@ -3,8 +3,9 @@
 The claims' workers and the experiments then share the cores: a deep report's experiments
 (37 min on one core, bombari2024's figures 30 of them) no longer run alone after the claims.
 The child writes into a scratch folder of its own, whose experiments :meth:`Experiments.finish`
-carries into the report; its output goes to a log, shown after the claims; it ignores Ctrl-C,
-and the parent stops it (:meth:`Experiments.stop`) on an interruption or a failed run.
+carries into the report; its output goes to a log, shown after the claims; it ignores Ctrl-C from
+its start (through the interpreter's startup and imports), and the parent stops it
+(:meth:`Experiments.stop`) on an interruption or a failed run.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import os
 import shutil
 import signal
 import tempfile
+import threading
 from pathlib import Path
 
 from attncheck.report import writer as report
@@ -39,7 +41,15 @@ class Experiments:
         self.proc = multiprocessing.get_context("spawn").Process(
             target=_child, args=(profile, str(self.scratch), seed,
                                  experiments.all_runners() if runners is None else runners), daemon=True)
-        self.proc.start()
+        # An ignored SIGINT survives fork and exec (a blocked one does not: spawn resets the mask), so the child
+        # ignores Ctrl-C before its interpreter starts; the parent ignores it only while it forks.
+        main = threading.current_thread() is threading.main_thread()  # only the main thread may set handlers
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            self.proc.start()
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, handler)
 
     def finish(self, out_dir, progress=print) -> None:
         """Wait for the child, pass its output on and carry experiments.json and its figures into ``out_dir``;

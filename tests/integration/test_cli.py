@@ -147,19 +147,18 @@ def test_ctrl_c_of_a_report_prints_one_line_and_nothing_from_the_workers(tmp_pat
     the output folder as it was; no worker writes its teardown to the closed channel (PluggyTeardownRaisedWarning),
     and the experiments' child (attncheck/background.py), running beside the claims, is stopped without a word."""
     import os
-    import signal
-    import time
 
-    from user_claims import SLOW_FILE, default_sigint
+    from user_claims import SLOW_FILE, default_sigint, interrupt_when_slow_claim_runs
 
     f = tmp_path / "slow_claims.py"
     f.write_text(SLOW_FILE)
+    started = tmp_path / "slow-started"
     proc = subprocess.Popen([sys.executable, "-m", "attncheck", "report", "--claims", str(f), "--out",
                              str(tmp_path / "rep"), "-n", "2", "--profile", "quick", *experiments],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "SLOW_CLAIM_STARTED": str(started)},
                             start_new_session=True, preexec_fn=default_sigint)
-    time.sleep(15)  # the quick claims are done, the slow one is running
-    os.killpg(proc.pid, signal.SIGINT)
+    interrupt_when_slow_claim_runs(proc, started)
     out = proc.communicate(timeout=120)[0]
     assert proc.returncode == 130, out
     tail = out[out.index("attncheck: interrupted"):]

@@ -7,7 +7,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from user_claims import SLOW_FILE, USER_FILE, default_sigint
+from user_claims import SLOW_FILE, USER_FILE, default_sigint, interrupt_when_slow_claim_runs
 
 from attncheck.core import record
 
@@ -157,19 +157,18 @@ def test_a_subset_never_replaces_a_complete_report_unless_asked(user_report, tmp
 @pytest.mark.parametrize("workers", ["0", "2"])
 def test_ctrl_c_prints_one_line_and_keeps_the_complete_report(user_report, tmp_path, workers):
     import os
-    import signal
-    import time
 
     rep = tmp_path / "rep"
     shutil.copytree(user_report[1], rep)
     before = (rep / "results.json").read_text()
     f = tmp_path / "slow_claims.py"
     f.write_text(SLOW_FILE)
+    started = tmp_path / "slow-started"
     proc = subprocess.Popen([sys.executable, "-m", "pytest", str(f), "-p", "no:cacheprovider", "-n", workers,
                              "--attncheck-report", str(rep)], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, start_new_session=True, preexec_fn=default_sigint)
-    time.sleep(12)  # the quick claims are done, the slow one is running
-    os.killpg(proc.pid, signal.SIGINT)
+                            stderr=subprocess.STDOUT, text=True, env={**os.environ, "SLOW_CLAIM_STARTED": str(started)},
+                            start_new_session=True, preexec_fn=default_sigint)
+    interrupt_when_slow_claim_runs(proc, started)
     out = proc.communicate(timeout=120)[0]
     assert proc.returncode == 2, out
     lines = [line for line in out.splitlines() if line.startswith("attncheck:")]

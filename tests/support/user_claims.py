@@ -43,10 +43,27 @@ def default_sigint():
 
 
 SLOW_FILE = USER_FILE + textwrap.dedent('''
+    import os
     import time
 
     @claim("mine/fact-9/slow", kind="inequality", statement="slow", source="user", domain=st.just(1.0))
     def slow(x, xp):
+        open(os.environ["SLOW_CLAIM_STARTED"], "w").close()
         time.sleep(60)
         return le(xp.asarray(x), 2.0, xp)
 ''')
+
+
+def interrupt_when_slow_claim_runs(proc, started, timeout=600):
+    """Send SIGINT to ``proc``'s process group once the slow claim of SLOW_FILE has written ``started`` (so every
+    worker is up and past its imports, however loaded the machine), then a second more."""
+    import os
+    import signal
+    import time
+
+    t0 = time.monotonic()
+    while not started.exists():
+        assert proc.poll() is None and time.monotonic() - t0 < timeout, "the slow claim never started"
+        time.sleep(0.2)
+    time.sleep(1)
+    os.killpg(proc.pid, signal.SIGINT)
