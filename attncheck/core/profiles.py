@@ -45,11 +45,13 @@ class Profile:
     confirm_budget: int = 128_000
     # asymptotic claims (attncheck.engine.extend): fresh re-estimates of each point's worst case, for a
     # constant that is a quantile of per-draw ratios and for one that is an Estimate (the rate form); how many
-    # times more at most when the trend is undecided; and how many points the path may be extended by
+    # times more when the trend is undecided; how many points the path may be extended by; and how many times
+    # more at most, at the tail points, when the rule still names a draws factor that would decide it
     asym_replicates: int = 8
     asym_rate_replicates: int = 2
     asym_more_draws: int = 4
     asym_extra_points: int = 2
+    asym_max_draws: int = 16
 
     def budget(self, random: bool, cost: str) -> Budget:
         b = self.budgets[("random" if random else "deterministic", str(cost))]
@@ -84,7 +86,7 @@ PROFILES = {
         rnd={"cheap": (300, 64, 4, 120, 4000, 128), "normal": (60, 32, 2, 80, 2000, 64),
              "expensive": (40, 16, 1, 40, 1000, 32)}),
         mc_first=4_000, mc_budget=64_000, alpha=0.01, screen=4_000, confirm=5, confirm_budget=512_000,
-        asym_replicates=16, asym_rate_replicates=4, asym_extra_points=4),
+        asym_replicates=16, asym_rate_replicates=4, asym_extra_points=4, asym_max_draws=32),
 }
 
 

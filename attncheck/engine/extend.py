@@ -7,16 +7,24 @@ engine first multiplies the re-estimates at every point (``Profile.asym_more_dra
 errors) when the rule asks for draws (the growth interval straddles the resolution), then
 continues the path's geometric progression in n (its smallest step ratio), one point per series at a time
 (``Profile.asym_extra_points`` at most, never beyond the claim's ``n_max``; dict points keep their
-other coordinates, list points are not extended). Every budget is a count, never a time.
+other coordinates, list points are not extended). If the rule still asks for draws, and the factor it
+names (times 3/2, as the estimate moves) stays within ``Profile.asym_max_draws``, the tail points of
+each series (its last half, at least the last three) are re-estimated once more with that factor. Every budget is a count,
+never a time.
 """
 from __future__ import annotations
+
+import math
 
 from attncheck.core.claims import Claim, Verdict
 from attncheck.core.profiles import Profile
 from attncheck.engine import series
 from attncheck.engine.checks import AsymptoticCheck, Point
 from attncheck.engine.search import carry_worst, search_point
-from attncheck.engine.verdict import asymptotic_verdict, path_n
+from attncheck.engine.verdict import asymptotic_verdict, path_n, tail_length
+
+#: headroom on the draws factor the rule names: it assumes the estimate stays where it is
+MARGIN = 1.5
 
 
 def next_points(claim: Claim, points: list) -> list:
@@ -43,10 +51,21 @@ def _reestimate(prof: Profile, checks: list[AsymptoticCheck], seen: list[Point],
         check.reestimate(pt, factor * base)
 
 
-def _wants_draws(ev: dict) -> bool:
-    """Whether the undecided rule (or one of its per-x series) asks for more draws rather than a larger n."""
+def _draws_factor(ev: dict) -> float:
+    """The largest draws factor the undecided rule (or one of its per-x series) asks for; 0 if none asks for draws
+    rather than a larger n."""
     rows = [ev] + [e for key, v in ev.items() if key.startswith("per_") and isinstance(v, list) for e in v]
-    return any("draws_factor" in e.get("decide_with", {}) for e in rows)
+    return max((e.get("decide_with", {}).get("draws_factor", 0.0) for e in rows), default=0.0)
+
+
+def _tails(checks: list[AsymptoticCheck], seen: list[Point]) -> tuple[list[AsymptoticCheck], list[Point]]:
+    """The checks and points of each series' tail: what the rule fits (its last half, at least 3 points)."""
+    pairs = list(zip(checks, seen, strict=True))
+    tail = []
+    for _, group in series.split([pt for _, pt in pairs]):
+        tail += group[-max(3, tail_length(len(group))):]  # the steps and the curvature use the last three
+    keep = {id(pt) for pt in tail}
+    return [c for c, pt in pairs if id(pt) in keep], [pt for _, pt in pairs if id(pt) in keep]
 
 
 def settle(claim: Claim, prof: Profile, checks: list[AsymptoticCheck], seen: list[Point], new_check,
@@ -59,7 +78,7 @@ def settle(claim: Claim, prof: Profile, checks: list[AsymptoticCheck], seen: lis
     verdict, ev = asymptotic_verdict(claim, seen)
     if verdict is not Verdict.INCONCLUSIVE:
         return added
-    if prof.asym_more_draws > 1 and _wants_draws(ev):
+    if prof.asym_more_draws > 1 and _draws_factor(ev) > 0:
         factor = prof.asym_more_draws
         _reestimate(prof, checks, seen, factor)
         added["replicates_factor"] = factor
@@ -78,4 +97,9 @@ def settle(claim: Claim, prof: Profile, checks: list[AsymptoticCheck], seen: lis
         if claim.carry_worst:
             carry_worst(checks, seen)
         _reestimate(prof, checks, seen, factor)
+    verdict, ev = asymptotic_verdict(claim, seen)
+    want = math.ceil(factor * _draws_factor(ev) * MARGIN)
+    if verdict is Verdict.INCONCLUSIVE and factor < want <= prof.asym_max_draws:
+        _reestimate(prof, *_tails(checks, seen), want)
+        added["tail_replicates_factor"] = want
     return added

@@ -129,14 +129,16 @@ def asymptotic_rule(n, c, se, alpha: float = ASYM_ALPHA, resolution: float = RES
           "estimates": [[float(a), float(v), float(s)] for a, v, s in zip(n, c, se, strict=True)],
           "growth_exponent": e, "growth_exponent_ci": [lo, hi], "growth_level": 1 - 2 * alpha,
           "growth_over": [float(n[k - m]), float(n[-1])], "resolution": resolution}
-    convex = False
+    convex, short = False, []  # short: (estimate, se) of each refutation condition that is not significant
     if k >= 3:
         d, sd = stats.second_difference((n[-3:] / n[-1]) ** -G_MIN, c[-3:], se[-3:])
         ev["curvature"] = {"in": f"n^-{G_MIN:g}", "over": [float(v) for v in n[-3:]], "value": d,
                            "z": d / sd if sd > 0 else (math.inf if d > 0 else -math.inf if d < 0 else 0.0)}
         convex = d - z * sd > 0
+        rises = [(c[i + 1] - c[i], math.hypot(se[i], se[i + 1])) for i in (k - 3, k - 2)]
+        short = [(r, s) for r, s in rises if r - z * s <= 0] + ([] if convex else [(d, sd)])
     ev.update(_limit(n, c, se) if k >= 3 else {})
-    steps = k >= 3 and all(c[i + 1] - c[i] - z * math.hypot(se[i], se[i + 1]) > 0 for i in (k - 3, k - 2))
+    steps = k >= 3 and all(r - z * s > 0 for r, s in rises)
     if lo > resolution and steps and convex:
         return Verdict.REFUTED, dict(ev, reason=(
             f"the implied constant grows like n^{e:.3g} over n in [{n[k - m]:g}, {n[-1]:g}] (one-sided "
@@ -145,13 +147,15 @@ def asymptotic_rule(n, c, se, alpha: float = ASYM_ALPHA, resolution: float = RES
             f"g >= {G_MIN:g} does"))
     if hi < resolution:
         return Verdict.HOLDS, ev
-    return Verdict.INCONCLUSIVE, dict(ev, **_undecided(n, c, e, b, sb, S, z, resolution, lo, ev))
+    return Verdict.INCONCLUSIVE, dict(ev, **_undecided(n, c, e, b, sb, S, z, resolution, lo, ev, short))
 
 
-def _undecided(n, c, e, b, sb, S, z, resolution, lo, ev) -> dict:
+def _undecided(n, c, e, b, sb, S, z, resolution, lo, ev, short) -> dict:
     """Why the rule could not decide, and what would: while the interval of the growth exponent straddles
     the resolution, more draws (the factor that shrinks it to the estimate's distance from the resolution);
-    once growth at the resolution is significant, a larger n (where the fitted limit model's local growth
+    once growth at the resolution is significant, more draws where each refutation condition that is not yet
+    significant (a rise of the last two steps, the curvature; ``short``) has a positive estimate (the factor
+    that would make the least significant one so), and a larger n (where the fitted limit model's local growth
     exponent falls to half the resolution)."""
     what = f"growth n^{e:.3g} over the tail, one-sided bounds [{lo:.3g}, {(b + z * sb) / S:.3g}]"
     if lo <= resolution and sb > 0:
@@ -164,15 +168,23 @@ def _undecided(n, c, e, b, sb, S, z, resolution, lo, ev) -> dict:
                           "is"}
     out = {"reason": f"{what}: rising faster than n^{resolution:g}, but not shown to grow without bound (the last "
                      "steps do not both rise, or do not curve upward beyond every approach to a limit)"}
+    decide = {}
+    factor = max(((z * s / v) ** 2 if v > 0 and s > 0 else math.inf for v, s in short), default=math.inf)
+    if math.isfinite(factor):
+        decide["draws_factor"] = factor
+        out["reason"] += (f"; each of them leans that way, and about {factor:.2g} times the draws at the last three "
+                          "points would make it significant, if the estimates stay where they are")
     a, g, lim = ev.get("limit_fit_a", 0.0), ev.get("limit_g", G_MIN), ev.get("limit", 0.0)
     if a > 0 and lim > 0:
         # local exponent of c_inf - a u, u = (n / n_last)^-g: a g u / (c_inf - a u) = resolution / 2
         u = (resolution / 2) * lim / (a * (g + resolution / 2))
         if 0 < u < 1:
             n_star = float(n[-1] * u ** (-1 / g))
-            out["decide_with"] = {"n": n_star}
+            decide["n"] = n_star
             out["reason"] += (f"; the fitted limit {lim:.4g} ({ev['limit_model']}) would slow the growth to "
                               f"n^{resolution / 2:g} by n ~ {n_star:.3g}")
+    if decide:
+        out["decide_with"] = decide
     return out
 
 

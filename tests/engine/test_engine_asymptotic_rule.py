@@ -6,7 +6,7 @@ import pytest
 
 from attncheck import Estimate, batch_estimate, claim
 from attncheck.core.claims import Registry
-from attncheck.engine.extend import next_points
+from attncheck.engine.extend import _tails, next_points
 from attncheck.engine.verdict import RESOLUTION, asymptotic_rule
 
 LONG = [1e2, 1e4, 1e6, 1e8, 1e10, 1e12]
@@ -92,3 +92,33 @@ def test_the_path_continues_its_geometric_progression():
     grid = [{"n": n, "L": L} for L in (2, 4) for n in (8, 16, 32)]
     assert next_points(_claim({"quick": grid}), grid) == [{"n": 64, "L": 2}, {"n": 64, "L": 4}]
     assert next_points(_claim({"quick": [[2, 8], [3, 16], [4, 32]]}), [[2, 8], [3, 16], [4, 32]]) == []
+
+
+DECADES5 = [1e3, 1e4, 1e5, 1e6, 1e7]
+
+
+def test_significant_growth_whose_curvature_leans_up_asks_for_the_draws_that_would_show_it():
+    """Growth past the resolution is significant and both last steps rise, but the upward curvature is not yet
+    significant: the rule names the draws factor, and errors smaller by that factor (times 3/2) refute."""
+    c = [10, 11.2, 12.6, 14.1, 16.2]
+    verdict, ev = asymptotic_rule(DECADES5, c, [0.3] * 5)
+    factor = ev["decide_with"]["draws_factor"]
+    assert verdict.value == "INCONCLUSIVE" and 1 < factor < 2, ev
+    assert asymptotic_rule(DECADES5, c, [0.3 / math.sqrt(1.5 * factor)] * 5)[0].value == "REFUTED"
+
+
+def test_a_last_step_that_falls_asks_for_no_draws():
+    """A dip at the last step is not growth however many draws: the rule names no draws factor (a larger n may)."""
+    verdict, ev = asymptotic_rule(DECADES5, [10, 11.2, 12.6, 14.6, 14.4], [0.05] * 5)
+    assert verdict.value == "INCONCLUSIVE" and "draws_factor" not in ev.get("decide_with", {}), ev
+
+
+def test_the_tail_re_estimates_cover_what_the_rule_fits_in_each_series():
+    from types import SimpleNamespace
+
+    pts = [SimpleNamespace(point={"n": n, "L": L}) for L in (2, 4) for n in (8, 16, 32, 64, 128, 256)]
+    pts += [SimpleNamespace(point={"n": n, "L": 8}) for n in (8, 16, 32)]
+    checks, tail = _tails(list(range(len(pts))), pts)
+    assert [(p.point["L"], p.point["n"]) for p in tail] == [
+        (2, 64), (2, 128), (2, 256), (4, 64), (4, 128), (4, 256), (8, 8), (8, 16), (8, 32)]
+    assert checks == [pts.index(p) for p in tail]

@@ -655,6 +655,27 @@ def heavy_estimate_twin(c, Y, xp):
     return batch_estimate(np.mean, Y).scaled(a)
 
 
+def _lognormal_wide(c, rng, size):
+    """Log-normal draws of sigma 1.6: a standard deviation about 3.4 times the mean per draw."""
+    return rng.lognormal(0.0, 1.6, size)
+
+
+@_asym("noisy-rate", "false", "rate form: n^0.05 times a mean of log-normal(0, 1.6) draws, whose last steps and "
+       "curvature need draws at the tail points beyond the first 4 times (worst cases carried, as goel2026's rates)",
+       DECADES, r"E[X_n] = O(1) with X_n = a n^{0.05} Y, \log Y \sim N(0, 1.6^2)", sample=_lognormal_wide,
+       carry_worst=True)
+def noisy_rate_false(c, Y, xp):
+    n, a = c
+    return batch_estimate(np.mean, Y).scaled(a * n ** 0.05)
+
+
+@_asym("noisy-rate", "twin", None, DECADES, r"E[X_n] = O(1) with X_n = a Y, \log Y \sim N(0, 1.6^2)",
+       sample=_lognormal_wide, carry_worst=True)
+def noisy_rate_twin(c, Y, xp):
+    _, a = c
+    return batch_estimate(np.mean, Y).scaled(a)
+
+
 @_asym("zero-at-one-point", "false", "implied constant 0 at the first point, then growing like sqrt n (a "
        "single 0 once decided HOLDS)", ZERO_PATH, r"X_n = O(1) with X_n = a \sqrt{n/16 - 1} (1 + 0.05 N)")
 def zero_false(c, noise, xp):
