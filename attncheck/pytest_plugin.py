@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from attncheck.core.claims import ID_PATTERN, REGISTRY, Claim, Verdict
+from attncheck.core.claims import ID_PATTERN, Claim, Verdict
 from attncheck.core.profiles import PROFILES, get_profile
 from attncheck.report import labels
 from attncheck.report import writer as report
@@ -53,6 +53,7 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
+    config.attncheck_collected = {}  # id -> claim, every claim collected here: the claims that share alpha
     worker = getattr(config, "workerinput", None)
     if worker is not None:
         # workers re-parse the command line: take what the controller decided
@@ -114,6 +115,7 @@ def pytest_pycollect_makeitem(collector, name, obj):
         module = getattr(collector, "module", None)
         if module is not None and obj.evaluate.__module__ != module.__name__:
             return []  # imported from elsewhere: collected where it is defined
+        collector.config.attncheck_collected[obj.id] = obj
         return ClaimItem.from_parent(collector, name=obj.id, claim=obj)
     return None
 
@@ -145,7 +147,7 @@ class ClaimItem(pytest.Item):
     def runtest(self):
         opt = self.config.getoption
         prof = get_profile(opt("attncheck_profile"), opt("attncheck_scale"))
-        rec = run_session.run_claim(self.claim, prof, opt("attncheck_seed"), run_session.n_random(REGISTRY))
+        rec = run_session.run_claim(self.claim, prof, opt("attncheck_seed"), run_session.n_random(self.config.attncheck_collected.values()))
         self.user_properties.append((_KEY, json.dumps(rec)))
         if self.config.attncheck_figures:  # drawn here, in parallel with the other workers' claims
             from attncheck.report import figures
