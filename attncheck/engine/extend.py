@@ -9,8 +9,8 @@ continues the path's geometric progression in n (its smallest step ratio), one p
 (``Profile.asym_extra_points`` at most, never beyond the claim's ``n_max``; dict points keep their
 other coordinates, list points are not extended). If the rule still asks for draws, and the factor it
 names (times 3/2, as the estimate moves) stays within ``Profile.asym_max_draws``, the tail points of
-each series (its last half, at least the last three) are re-estimated once more with that factor. Every budget is a count,
-never a time.
+each series (its last half, at least the last three) are re-estimated once more with that factor.
+Every budget is a count, never a time.
 """
 from __future__ import annotations
 
@@ -58,6 +58,13 @@ def _draws_factor(ev: dict) -> float:
     return max((e.get("decide_with", {}).get("draws_factor", 0.0) for e in rows), default=0.0)
 
 
+def tail_factor(factor: int, ev: dict, cap: int) -> int | None:
+    """The replicate factor for the tail points: the factor so far times the one the rule names (times MARGIN),
+    or None when the rule names none, an infinite one, or one past ``cap``."""
+    want = factor * _draws_factor(ev) * MARGIN
+    return math.ceil(want) if math.isfinite(want) and factor < math.ceil(want) <= cap else None
+
+
 def _tails(checks: list[AsymptoticCheck], seen: list[Point]) -> tuple[list[AsymptoticCheck], list[Point]]:
     """The checks and points of each series' tail: what the rule fits (its last half, at least 3 points)."""
     pairs = list(zip(checks, seen, strict=True))
@@ -98,8 +105,8 @@ def settle(claim: Claim, prof: Profile, checks: list[AsymptoticCheck], seen: lis
             carry_worst(checks, seen)
         _reestimate(prof, checks, seen, factor)
     verdict, ev = asymptotic_verdict(claim, seen)
-    want = math.ceil(factor * _draws_factor(ev) * MARGIN)
-    if verdict is Verdict.INCONCLUSIVE and factor < want <= prof.asym_max_draws:
+    want = tail_factor(factor, ev, prof.asym_max_draws)
+    if verdict is Verdict.INCONCLUSIVE and want is not None:
         _reestimate(prof, *_tails(checks, seen), want)
         added["tail_replicates_factor"] = want
     return added

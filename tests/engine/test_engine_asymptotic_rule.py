@@ -6,7 +6,7 @@ import pytest
 
 from attncheck import Estimate, batch_estimate, claim
 from attncheck.core.claims import Registry
-from attncheck.engine.extend import _tails, next_points
+from attncheck.engine.extend import _tails, next_points, tail_factor
 from attncheck.engine.verdict import RESOLUTION, asymptotic_rule
 
 LONG = [1e2, 1e4, 1e6, 1e8, 1e10, 1e12]
@@ -122,3 +122,14 @@ def test_the_tail_re_estimates_cover_what_the_rule_fits_in_each_series():
     assert [(p.point["L"], p.point["n"]) for p in tail] == [
         (2, 64), (2, 128), (2, 256), (4, 64), (4, 128), (4, 256), (8, 8), (8, 16), (8, 32)]
     assert checks == [pts.index(p) for p in tail]
+
+
+def test_the_tail_factor_is_the_rule_s_with_headroom_within_the_cap():
+    def ev(f):
+        return {"decide_with": {"draws_factor": f}}
+
+    assert tail_factor(4, ev(2.29), 16) == 14  # 4 x 2.29 x 1.5 = 13.7
+    assert tail_factor(4, ev(4.8), 16) is None  # 29 > 16
+    assert tail_factor(4, ev(math.inf), 16) is None  # the growth sits exactly at the resolution
+    assert tail_factor(4, {"decide_with": {"n": 1e6}}, 16) is None  # a larger n, not draws
+    assert tail_factor(1, {"per_L": [ev(1.5), {"decide_with": {}}, ev(3.0)]}, 16) == 5  # the largest series' ask
