@@ -6,11 +6,38 @@ inside them are drawn with high probability (docs/design.md, "Corners first").
 from __future__ import annotations
 
 import math
+from functools import lru_cache, wraps
 
 import numpy as np
 from hypothesis import strategies as st
 
+STRATEGY_CACHE = 1024
+"""How many strategies :func:`cached_strategy` keeps per factory (the most recently used)."""
 
+
+def _exact(v):
+    """A cache key that tells apart what == does not: 1, 1.0 and True; 0.0 and -0.0."""
+    return (type(v), v, math.copysign(1.0, v)) if isinstance(v, float) else (type(v), v)
+
+
+def cached_strategy(factory):
+    """``factory`` with its strategies kept per exact arguments: a strategy is immutable, and a factory
+    called once per draw (inside ``@st.composite``) otherwise builds a new object that Hypothesis validates
+    again, most of a cheap claim's time. The same arguments give the same strategy, hence the same draws."""
+
+    @lru_cache(maxsize=STRATEGY_CACHE)
+    def build(key, args, kwargs):
+        return factory(*args, **dict(kwargs))
+
+    @wraps(factory)
+    def cached(*args, **kwargs):
+        items = tuple(sorted(kwargs.items()))
+        return build((tuple(map(_exact, args)), tuple((k, _exact(v)) for k, v in items)), args, items)
+
+    return cached
+
+
+@cached_strategy
 def in_interval(lo: float, hi: float, *, exclude_lo: bool = False, exclude_hi: bool = False):
     """Floats in [lo, hi] with the included endpoints drawn often."""
     ends = [v for v, excl in ((lo, exclude_lo), (hi, exclude_hi)) if not excl]
@@ -27,12 +54,14 @@ def just_inside(lo: float, hi: float) -> list[float]:
     return sorted({v for v in out if lo < v < hi})
 
 
+@cached_strategy
 def near_ends(lo: float, hi: float, *, exclude_lo: bool = False, exclude_hi: bool = False):
     """Floats in [lo, hi] (ends excluded on request), the ends and the points just inside them drawn often."""
     return st.one_of(st.sampled_from(just_inside(lo, hi)),
                      in_interval(lo, hi, exclude_lo=exclude_lo, exclude_hi=exclude_hi))
 
 
+@cached_strategy
 def partition(m: int, parts: int):
     """Positive integer multiplicities summing to m, in ``parts`` groups (parts <= m)."""
     if not 1 <= parts <= m:

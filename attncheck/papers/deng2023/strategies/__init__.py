@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import math
 
-from attncheck.core.domains import in_interval
+from attncheck.core.domains import cached_strategy, in_interval
 
 DELTA_LO = 1e-3
 """Smallest delta drawn (the papers' delta in (0, 0.1)): a claimed 1 - delta >= 0.999 is still refutable
 with the quick profile's 16000 draws; delta in (0, 10^-3) is unchecked."""
 
 
+@cached_strategy
 def delta():
     """delta in [DELTA_LO, 0.1) (the papers' delta in (0, 0.1); see each claim's interpretation)."""
     return in_interval(DELTA_LO, 0.1, exclude_hi=True)

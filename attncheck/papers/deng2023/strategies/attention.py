@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck.core.domains import in_interval, near_ends
+from attncheck.core.domains import cached_strategy, in_interval, near_ends
 from attncheck.papers.deng2023.data.attention import SelfAttentionParams
 from attncheck.papers.deng2023.models.class_attention.section_e import ClassModel
 from attncheck.papers.deng2023.strategies import delta
@@ -56,6 +56,7 @@ class AttentionInputs:
         return f"AttentionInputs({arrays}, tau={self.tau!r})"
 
 
+@cached_strategy
 def _matrix(rows: int, cols: int, bound: float):
     return st.lists(in_interval(-bound, bound), min_size=rows * cols, max_size=rows * cols).map(
         lambda v: np.reshape(np.asarray(v, float), (rows, cols)))
@@ -139,6 +140,7 @@ class SelfAttentionCase:
                           R3, np.array([R3, OWN, REST]), self.n)
 
 
+@cached_strategy
 def a_values(lo: float, hi: float = 100.0, *, exclude_lo: bool = False):
     """a in [lo, hi] (or (lo, hi]): the endpoints, 1.2, 2, 5, 20 and anything between."""
     inner = in_interval(lo, hi, exclude_lo=exclude_lo)
@@ -146,6 +148,7 @@ def a_values(lo: float, hi: float = 100.0, *, exclude_lo: bool = False):
     return st.one_of(st.sampled_from(picks), inner) if picks else inner
 
 
+@cached_strategy
 def bc_values(bc: str, b_lo: float = 0.1, b_hi: float | None = None, *, exclude_lo: bool = False,
               exclude_hi: bool = False):
     """(b, c) with b + c = 1 ("sum") or b^2 + c^2 = 1 ("sum_of_squares"), b in [b_lo, b_hi] (ends
@@ -157,6 +160,7 @@ def bc_values(bc: str, b_lo: float = 0.1, b_hi: float | None = None, *, exclude_
     return b.map(lambda v: (v, math.sqrt(1.0 - v * v)))
 
 
+@cached_strategy
 def _j3(n: int, k: int):
     """The first row, the second row (another residue), row d - 2 (j3's residue again), the last row, anywhere."""
     return st.one_of(st.sampled_from(sorted(j for j in {0, 1, k, n - 1} if j < n)), st.integers(0, n - 1))

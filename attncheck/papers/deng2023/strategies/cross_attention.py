@@ -12,7 +12,7 @@ from functools import cache
 
 from hypothesis import strategies as st
 
-from attncheck.core.domains import in_interval
+from attncheck.core.domains import cached_strategy, in_interval
 from attncheck.papers.deng2023.data.attention import CrossAttentionParams
 from attncheck.papers.deng2023.models.class_attention.definition_f1 import rows_where
 from attncheck.papers.deng2023.strategies import delta as delta_strategy
@@ -91,15 +91,18 @@ class PairCase:
     m: int
 
 
+@cached_strategy
 def a0_values(hi: float = 0.1):
     """a0 in (0, hi) (Definition F.1: hi = 0.1), both ends approached."""
     return in_interval(A0_MIN, hi - A0_MIN)
 
 
+@cached_strategy
 def a1_values(a1_max: float):
     return st.one_of(st.sampled_from([A1_MIN, 2.0, min(20.0, a1_max), a1_max]), st.floats(A1_MIN, a1_max))
 
 
+@cached_strategy
 @st.composite
 def special_indices(draw, n: int, pair: str | None = None) -> tuple[int, int]:
     """(j2, j3): first or last row, or anywhere (every residue of j3 mod d-1); equal or distinct
@@ -119,6 +122,7 @@ def special_indices(draw, n: int, pair: str | None = None) -> tuple[int, int]:
     return j2, j3
 
 
+@cached_strategy
 def widths(n: int, beta, min_d: int = 2, max_d: int | None = None):
     """d-1: any divisor of n with min_d <= d <= max_d (smallest and largest included) if beta
     is None, else the divisor nearest n^beta with beta drawn from ``beta`` (a strategy), d <= n."""

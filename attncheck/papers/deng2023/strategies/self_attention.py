@@ -15,7 +15,7 @@ from functools import cache
 
 from hypothesis import strategies as st
 
-from attncheck.core.domains import in_interval
+from attncheck.core.domains import cached_strategy, in_interval
 from attncheck.papers.deng2023.data.attention import SelfAttentionParams
 from attncheck.papers.deng2023.models.class_attention.definition_d1 import Grouped
 from attncheck.papers.deng2023.strategies import delta
@@ -27,6 +27,7 @@ A0_ENDS = (A0_LOW, 1e-6, 0.05, 0.099, 0.1 - 1e-9)
 A1_ENDS = (0.7, 1.0, 5.0, 20.0, 100.0)
 
 
+@cached_strategy
 def a0_values(hi: float = 0.1):
     """a0 in (0, hi) (Definition D.1: hi = 0.1), approaching both ends."""
     ends = [v for v in A0_ENDS if v < hi] + [hi * (1 - 1e-9)]
@@ -44,6 +45,7 @@ def a1_growing(n: int):
     return a1_values(max(20.0, float(n) ** 0.25))
 
 
+@cached_strategy
 def a1_values(hi: float = 20.0, lo: float = 0.7):
     """a1 in [lo, hi] (Definition D.1: a1 >= 0.7, no upper bound), ends and 1, 5, 20 included."""
     ends = [v for v in A1_ENDS if lo <= v <= hi] + [lo, hi]
@@ -66,6 +68,7 @@ def exact_split(x: float) -> tuple[float, float]:
     return (big, small) if x >= 0.5 else (small, big)
 
 
+@cached_strategy
 def b_and_c():
     """(b, c) with b + c = 1 exactly and b, c >= 0.1 (Definition D.1), both ends included."""
     return in_interval(0.1, 0.9).map(exact_split)
@@ -132,6 +135,7 @@ def a1_within_budget(n: int, b: float, budget: float = 0.05) -> float:
     return lo
 
 
+@cached_strategy
 @st.composite
 def special_row(draw, n: int, k: int) -> int:
     """j3 in [0, n): first and last row, the edges of the first block, the middle, anywhere."""
@@ -139,6 +143,7 @@ def special_row(draw, n: int, k: int) -> int:
                           st.integers(0, n - 1)))
 
 
+@cached_strategy
 @st.composite
 def other_row(draw, n: int, k: int, j3: int) -> int:
     """j0 != j3: the next row (another residue), j3 + k (same residue), the row before, anywhere."""
@@ -203,6 +208,7 @@ def m_fire(n: int, delta_: float) -> int:
     return math.ceil(M_FIRE_C * math.log(n / delta_))
 
 
+@cached_strategy
 @st.composite
 def dataset(draw, n: int, label: int, widths, a=None, bc=None) -> SelfAttentionParams:
     """A Definition D.1 dataset of size n: k = d - 2 from ``widths(n)``, a from ``a`` (a

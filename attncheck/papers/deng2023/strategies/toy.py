@@ -7,12 +7,13 @@ from dataclasses import dataclass
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck.core.domains import in_interval, partition
+from attncheck.core.domains import cached_strategy, in_interval, partition
 from attncheck.papers.deng2023.data import toy
 from attncheck.papers.deng2023.models.toy import GroupedScores
 from attncheck.papers.deng2023.strategies import delta
 
 
+@cached_strategy
 @st.composite
 def toy_scores(draw, n: int, label: int) -> GroupedScores:
     """Scores Ax of a dataset of D0 (label 0) or D1 (label 1) of Definition 3.8, any n >= 2.
