@@ -57,6 +57,14 @@ class Iv:
         o = iv(o)
         if not (self.known and o.known):
             return WHOLE
+        if self.lo >= 0 and o.lo >= 0:  # one sign each: the extremes are two of the four end products
+            return Iv(self.lo * o.lo, self.hi * o.hi)
+        if self.hi <= 0 and o.hi <= 0:
+            return Iv(self.hi * o.hi, self.lo * o.lo)
+        if self.lo >= 0 and o.hi <= 0:
+            return Iv(self.hi * o.lo, self.lo * o.hi)
+        if self.hi <= 0 and o.lo >= 0:
+            return Iv(self.lo * o.hi, self.hi * o.lo)
         p = [self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi]
         return Iv(min(_lo(x) for x in p), max(_hi(x) for x in p))
 

@@ -21,6 +21,19 @@ k, t, a, x = (sympy.Symbol(s, positive=True) for s in ("k", "t", "a", "x"))
 
 # ---- inf-sup intervals --------------------------------------------------------------------------
 
+def test_a_product_encloses_every_product_of_its_factors_and_is_attained_at_its_ends():
+    rnd = random.Random(0)
+    for _ in range(400):  # every sign pattern of the two factors, zero ends included
+        f, g = (sorted(rnd.choice([0.0, rnd.uniform(-3, 3)]) for _ in range(2)) for _ in range(2))
+        out = Iv(arb(f[0]), arb(f[1])) * Iv(arb(g[0]), arb(g[1]))
+        ends = [u * v for u in f for v in g]  # exact in binary64 up to rounding; the range is their hull
+        for u in np.linspace(*f, 5):
+            for v in np.linspace(*g, 5):
+                assert out.lo <= arb(u) * arb(v) <= out.hi
+        assert out.lo <= min(ends) and out.hi >= max(ends)
+        assert float(out.hi - out.lo) <= max(ends) - min(ends) + 1e-12 * (1 + max(map(abs, ends)))
+
+
 def test_a_positive_range_over_fifteen_decades_stays_positive():
     n = Iv(arb(4.0), arb(1e15))
     assert n.log().sign(strict=True) == 1 and n.sqrt().known and (1 / n).sign(strict=True) == 1
