@@ -45,6 +45,12 @@ def in_interval(lo: float, hi: float, *, exclude_lo: bool = False, exclude_hi: b
     return st.one_of(st.sampled_from(ends), inner) if ends else inner
 
 
+@cached_strategy
+def integers_with(special: tuple, lo: int, hi: int):
+    """Integers in [lo, hi], the values of ``special`` (in its order) drawn often."""
+    return st.one_of(st.sampled_from(list(special)), st.integers(lo, hi))
+
+
 def just_inside(lo: float, hi: float) -> list[float]:
     """Points just inside both ends of [lo, hi] (one float step, relative 1e-9, 1e-6, 1e-3 of the range):
     an exact tie at an end can hide a failure beside it (docs/design.md, "Interpretation policy")."""

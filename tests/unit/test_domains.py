@@ -1,7 +1,7 @@
 """core.domains: interval strategies and the strategy cache of factories called once per draw."""
 from hypothesis import strategies as st
 
-from attncheck.core.domains import cached_strategy, in_interval
+from attncheck.core.domains import cached_strategy, in_interval, integers_with
 from attncheck.engine import choices
 
 
@@ -34,3 +34,10 @@ def test_a_cached_composite_draws_what_the_uncached_one_draws():
 
     assert cached(0.0, 1.0) is cached(0.0, 1.0)
     assert _values(outer(cached)) == _values(outer(plain))
+
+
+def test_integers_with_draws_its_special_values_first_and_stays_in_range():
+    s = integers_with((9, 0), 0, 9)
+    assert s is integers_with((9, 0), 0, 9)
+    values = [int(v) for v in _values(s, 32)]
+    assert {0, 9} <= set(values) and all(0 <= v <= 9 for v in values)

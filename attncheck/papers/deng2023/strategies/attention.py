@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck.core.domains import cached_strategy, in_interval, near_ends
+from attncheck.core.domains import cached_strategy, in_interval, integers_with, near_ends
 from attncheck.papers.deng2023.data.attention import SelfAttentionParams
 from attncheck.papers.deng2023.models.class_attention.section_e import ClassModel
 from attncheck.papers.deng2023.strategies import delta
@@ -163,7 +163,7 @@ def bc_values(bc: str, b_lo: float = 0.1, b_hi: float | None = None, *, exclude_
 @cached_strategy
 def _j3(n: int, k: int):
     """The first row, the second row (another residue), row d - 2 (j3's residue again), the last row, anywhere."""
-    return st.one_of(st.sampled_from(sorted(j for j in {0, 1, k, n - 1} if j < n)), st.integers(0, n - 1))
+    return integers_with(tuple(sorted(j for j in {0, 1, k, n - 1} if j < n)), 0, n - 1)
 
 
 @st.composite
@@ -171,11 +171,10 @@ def self_attention_case(draw, a, bc: str, X: str, n_max: int, k_min: int = 1, k_
     """A D1 dataset with n = (d-2) t <= n_max, d - 2 in [k_min, k_max] (d = 3, 4 included), t = 1,
     the largest t and anything between; j3 anywhere; (b, c) from :func:`bc_values`."""
     top = min(k_max, n_max // 2)
-    k = draw(st.one_of(st.sampled_from(sorted({k_min, min(k_min + 1, top), min(10, top), top})),
-                       st.integers(k_min, top)))
+    k = draw(integers_with(tuple(sorted({k_min, min(k_min + 1, top), min(10, top), top})), k_min, top))
     t_lo = 1 if k > 1 else 2
     t_max = max(n_max // k, t_lo)
-    t = draw(st.one_of(st.sampled_from([t_lo, t_max]), st.integers(t_lo, t_max)))
+    t = draw(integers_with((t_lo, t_max), t_lo, t_max))
     n = k * t
     b, c = draw(bc_values(bc))
     return SelfAttentionCase(n, k + 2, draw(a), b, c, draw(_j3(n, k)), bc, X)

@@ -12,7 +12,7 @@ from functools import cache
 
 from hypothesis import strategies as st
 
-from attncheck.core.domains import cached_strategy, in_interval
+from attncheck.core.domains import cached_strategy, in_interval, integers_with
 from attncheck.papers.deng2023.data.attention import CrossAttentionParams
 from attncheck.papers.deng2023.models.class_attention.definition_f1 import rows_where
 from attncheck.papers.deng2023.strategies import delta as delta_strategy
@@ -107,7 +107,7 @@ def a1_values(a1_max: float):
 def special_indices(draw, n: int, pair: str | None = None) -> tuple[int, int]:
     """(j2, j3): first or last row, or anywhere (every residue of j3 mod d-1); equal or distinct
     (pair None), or only ``pair = "equal"`` / ``"distinct"`` (distinct needs n >= 2)."""
-    j3 = draw(st.one_of(st.sampled_from([0, n - 1]), st.integers(0, n - 1)))
+    j3 = draw(integers_with((0, n - 1), 0, n - 1))
     if pair == "equal":
         return j3, j3
     if pair == "distinct":
@@ -118,7 +118,7 @@ def special_indices(draw, n: int, pair: str | None = None) -> tuple[int, int]:
         return j2, j3
     if pair is not None:
         raise ValueError(f"pair must be None, 'equal' or 'distinct', got {pair!r}")
-    j2 = draw(st.one_of(st.sampled_from([j3, 0, n - 1]), st.integers(0, n - 1)))
+    j2 = draw(integers_with((j3, 0, n - 1), 0, n - 1))
     return j2, j3
 
 

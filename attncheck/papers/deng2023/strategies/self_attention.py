@@ -15,7 +15,7 @@ from functools import cache
 
 from hypothesis import strategies as st
 
-from attncheck.core.domains import cached_strategy, in_interval
+from attncheck.core.domains import cached_strategy, in_interval, integers_with
 from attncheck.papers.deng2023.data.attention import SelfAttentionParams
 from attncheck.papers.deng2023.models.class_attention.definition_d1 import Grouped
 from attncheck.papers.deng2023.strategies import delta
@@ -111,6 +111,13 @@ def hypothesis_width(n: int):
     return block_widths(n, lo=math.isqrt(n - 1) + 1, hi=n // 2)
 
 
+@cache
+def only_width(k: int):
+    """``widths`` with d - 2 = k at every n (one function per k: :func:`dataset` keeps its strategies per widths)."""
+    fixed = st.just(k)
+    return lambda _: fixed
+
+
 def width_near(n: int, beta: float) -> int:
     """d - 2: the divisor of n in [1, max(1, n/2)] nearest n^beta in log scale (one growth law d = n^beta)."""
     ks = [k for k in divisors(n) if k <= max(1, n // 2)]
@@ -139,15 +146,14 @@ def a1_within_budget(n: int, b: float, budget: float = 0.05) -> float:
 @st.composite
 def special_row(draw, n: int, k: int) -> int:
     """j3 in [0, n): first and last row, the edges of the first block, the middle, anywhere."""
-    return draw(st.one_of(st.sampled_from(sorted({0, n - 1, k - 1, min(k, n - 1), n // 2})),
-                          st.integers(0, n - 1)))
+    return draw(integers_with(tuple(sorted({0, n - 1, k - 1, min(k, n - 1), n // 2})), 0, n - 1))
 
 
 @cached_strategy
 @st.composite
 def other_row(draw, n: int, k: int, j3: int) -> int:
     """j0 != j3: the next row (another residue), j3 + k (same residue), the row before, anywhere."""
-    offset = draw(st.one_of(st.sampled_from(sorted({1, k % n or 1, n - 1})), st.integers(1, n - 1)))
+    offset = draw(integers_with(tuple(sorted({1, k % n or 1, n - 1})), 1, n - 1))
     return (j3 + offset) % n
 
 
@@ -242,9 +248,8 @@ def sign_case(draw, n: int, label: int, j0: bool, a=None, widths=hypothesis_widt
 def pair_case(draw, n: int, m_rule=m_fire, widths=hypothesis_width, a0=None, a1=None) -> PairCase:
     """A D_0 / D_1 pair for one network (Theorem 1.1): shared n, d, b, c; own a (from ``a0``, ``a1``) and j3."""
     k = draw(widths(n))
-    fixed = st.just(k)
     bc = draw(b_and_c())
-    d0 = draw(dataset(n, 0, lambda _: fixed, a0, bc=bc))
-    d1 = draw(dataset(n, 1, lambda _: fixed, a1, bc=bc))
+    d0 = draw(dataset(n, 0, only_width(k), a0, bc=bc))
+    d1 = draw(dataset(n, 1, only_width(k), a1, bc=bc))
     d_ = draw(delta())
     return PairCase(d0, d1, d_, m_rule(n, d_))

@@ -7,10 +7,13 @@ from dataclasses import dataclass
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck.core.domains import cached_strategy, in_interval, partition
+from attncheck.core.domains import cached_strategy, in_interval, integers_with, partition
 from attncheck.papers.deng2023.data import toy
 from attncheck.papers.deng2023.models.toy import GroupedScores
 from attncheck.papers.deng2023.strategies import delta
+
+PATTERNS = st.sampled_from(["constant", "two-level", "mixed"])
+"""The score patterns of :func:`toy_scores`."""
 
 
 @cached_strategy
@@ -24,12 +27,12 @@ def toy_scores(draw, n: int, label: int) -> GroupedScores:
     """
     lo, hi = toy.score_interval(n)
     m = n - label
-    pattern = draw(st.sampled_from(["constant", "two-level", "mixed"]))
+    pattern = draw(PATTERNS)
     if pattern == "constant":
         z, k = [draw(in_interval(lo, hi))], np.array([m], np.int64)
     elif pattern == "two-level" and m >= 2:
         special = sorted({min(max(1, j), m - 1) for j in (1, round(m ** 0.6), m // 2, m - 1)})
-        j = draw(st.one_of(st.sampled_from(special), st.integers(1, m - 1)))
+        j = draw(integers_with(tuple(special), 1, m - 1))
         z, k = [hi, lo], np.array([j, m - j], np.int64)
     else:
         parts = draw(st.integers(1, min(6, m)))
