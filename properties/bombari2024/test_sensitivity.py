@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from attncheck import Reading, Reason, Unchecked, claim, ge, le
 from attncheck.papers.bombari2024.models import raf_witness as rw
 from attncheck.papers.bombari2024.models import random_features as rf
-from attncheck.papers.bombari2024.models.draws import attention_draw, rf_draws
+from attncheck.papers.bombari2024.models.draws import attention_draws, rf_draws
 from attncheck.papers.bombari2024.readings import (
     ACTS,
     ACTS_HE,
@@ -272,7 +272,7 @@ RAF_SHARED = (PROB, DRAWS, REGIME, TOKENS, WITNESS)
                        notes=dict(RAF_COMMON, ratio="implied constant 1 / S_RAF,lower(X) (bounded iff S_RAF stays "
                                                     "bounded below)")))
 def theorem_3(case, S, xp):
-    return np.array([1.0 / attention_draw(case, s, "raf").lower for s in S])
+    return np.array([1.0 / b.lower for b in attention_draws(case, S, "raf")])
 
 
 @claim("bombari2024/theorem-3/every-token", kind="asymptotic", refutable=False,
@@ -288,7 +288,7 @@ def theorem_3(case, S, xp):
                                          "these two for n >= 3 (every path n is >= 4); the min is over these two, "
                                          "not over [n]")))
 def theorem_3_every(case, S, xp):
-    return np.array([1.0 / float(attention_draw(case, s, "raf").per_group.min()) for s in S])
+    return np.array([1.0 / float(b.per_group.min()) for b in attention_draws(case, S, "raf")])
 
 
 @claim("bombari2024/remark-5.1/main", kind="asymptotic", refutable=False, source="bombari2024 Section 5, Remark 5.1",
@@ -304,7 +304,7 @@ def theorem_3_every(case, S, xp):
                                   weights="d' = d; W_Q, W_K, W_V entries i.i.d. N(0, 1/d), so the scores have unit "
                                           "variance as in (3.3)")))
 def remark_5_1(case, S, xp):
-    return np.array([1.0 / attention_draw(case, s, "qkv").lower for s in S])
+    return np.array([1.0 / b.lower for b in attention_draws(case, S, "qkv")])
 
 
 # ---- Lemma D.1 (Step 1 of the proof sketch) ---------------------------------------------------

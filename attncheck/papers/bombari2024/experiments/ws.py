@@ -50,7 +50,7 @@ def attention_point(n, d, kind, gen, rng, device):
     """One trial: the ascent lower bound of the RAF (softmax) or ReLU-RAF word sensitivity of token 0."""
     X = _X(n, d, rng, device)
     W = rf.gaussian((d, d), 1.0 / d, gen, device)
-    return ws.attention_bracket(rf.raf(W, kind), X, [0], gen, RESTARTS, STEPS).lower
+    return ws.attention_brackets([rf.raf(W, kind)], X, [[0]], [gen], RESTARTS, STEPS)[0].lower
 
 
 def _stats(vals):

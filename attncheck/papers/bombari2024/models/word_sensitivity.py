@@ -220,8 +220,8 @@ class _OneToken:
             self.U = Rm @ self.Vals
         self.sel = torch.arange(n, device=X.device)[None, :] == self.tok[:, None]  # (T, n): row i of each token
 
-    def perturbed(self, delta):
-        """(v_i', S'_{j i} for every j, the output row i) at Delta (T, R, 1, d)."""
+    def linear(self, delta):
+        """(v_i', S'_{j i} for every j, the scores of row i) at Delta (T, R, 1, d): this draw's products."""
         att = self.att
         x_new = self.X[self.tok][:, None, :] + delta[:, :, 0, :]  # (T, R, d)
         v_new = x_new if att.WV is None else x_new @ att.WV.T
@@ -229,9 +229,32 @@ class _OneToken:
         col = torch.einsum("ne,tre->trn", self.XQ, k_new) / att.c  # S'_{j i}, j != i
         row = torch.einsum("tre,ne->trn", q_new, self.XK) / att.c  # S'_{i k}, k != i
         diag = (q_new * k_new).sum(-1) / att.c
-        w = att.weights(torch.where(self.sel[:, None, :], diag[..., None], row))  # (T, R, n)
+        return v_new, col, torch.where(self.sel[:, None, :], diag[..., None], row)
+
+
+class _Draws:
+    """The one-token structure of S draws of an attention map (one :class:`_OneToken` each), their token groups
+    stacked (groups of draw s after those of draws < s): each draw's products are its own, the rest is
+    evaluated once for all draws."""
+
+    def __init__(self, ones: list[_OneToken]):
+        self.ones, self.att = ones, ones[0].att
+        self.sizes = [len(o.tok) for o in ones]
+        cat = lambda name: torch.cat([getattr(o, name) for o in ones])  # noqa: E731
+        self.sel, self.U = cat("sel"), cat("U")
+        self.r, self.Z = (cat("r"), None) if self.att.kind == "softmax" else (None, cat("Z"))
+        self.vals_tok = torch.cat([o.Vals[o.tok] for o in ones])  # (T, dv)
+        self.base_tok = torch.cat([o.base[o.tok] for o in ones])
+        self.B = torch.cat([o.base.expand_as(o.U) for o in ones])  # (T, n, dv): phi(X) of each group's draw
+
+    def perturbed(self, delta):
+        """(v_i', S'_{j i} for every j, the output row i) at Delta (T, R, 1, d)."""
+        parts = [o.linear(dl) for o, dl in zip(self.ones, delta.split(self.sizes), strict=True)]
+        v_new, col, scores_i = (torch.cat(p) for p in zip(*parts, strict=True))
+        w = self.att.weights(scores_i)  # (T, R, n)
         w_i = (w * self.sel[:, None, :]).sum(-1, keepdim=True)  # weight on the new token
-        out_i = w @ self.Vals + w_i * (v_new - self.Vals[self.tok][:, None, :])
+        wv = torch.cat([wd @ o.Vals for o, wd in zip(self.ones, w.split(self.sizes), strict=True)])
+        out_i = wv + w_i * (v_new - self.vals_tok[:, None, :])
         return v_new, col, out_i
 
     def features(self, delta):
@@ -251,7 +274,7 @@ class _OneToken:
         P_j + a_j (v - U_j) (softmax, P = U - base) or (Q_j + g_j (v - base_j)) / (Z_j + g_j) (ReLU, Q = U - Z base),
         whose squared norms expand into inner products with v: two (T, R, dv) x (T, n, dv) products."""
         v, col, out_i = self.perturbed(delta)
-        B = self.base[None].expand_as(self.U)
+        B = self.B
         vv = (v * v).sum(-1, keepdim=True)  # (T, R, 1)
         if self.att.kind == "softmax":
             a = torch.sigmoid(col - self.r[:, None, :])
@@ -269,7 +292,7 @@ class _OneToken:
             rows = torch.where(den > 0, num2 / torch.where(den > 0, den, torch.ones_like(den)) ** 2,
                                BB[:, None].expand_as(num2))
         rows = torch.where(self.sel[:, None, :], torch.zeros_like(rows), rows).sum(-1)
-        return rows + ((out_i - self.base[self.tok][:, None, :]) ** 2).sum(-1)
+        return rows + ((out_i - self.base_tok[:, None, :]) ** 2).sum(-1)
 
 
 def attention_perturbation(att: Attention, X: torch.Tensor, tokens):
@@ -283,14 +306,14 @@ def attention_perturbation(att: Attention, X: torch.Tensor, tokens):
     Row i is recomputed in full (n scores).
     """
     one = _OneToken(att, X, tokens)
-    return one.features, one.base
+    return _Draws([one]).features, one.base
 
 
 def attention_probe(att: Attention, X: torch.Tensor, tokens):
     """One-token probe for an attention map: ||phi(X^i(Delta)) - phi(X)||^2 (T, R) in O(n d) per evaluation,
-    through inner products (:meth:`_OneToken.probe`). Returns (probe, ||phi(X)||)."""
+    through inner products (:meth:`_Draws.probe`). Returns (probe, ||phi(X)||)."""
     one = _OneToken(att, X, tokens)
-    return one.probe, float(one.base.norm())
+    return _Draws([one]).probe, float(one.base.norm())
 
 
 def groups_of(tokens) -> list[list[int]]:
@@ -398,14 +421,21 @@ def rf_brackets(X: torch.Tensor, k: int, act: str, groups, gens, depth: int = 1,
     return out
 
 
-def attention_bracket(att: Attention, X: torch.Tensor, tokens, gen: torch.Generator, restarts: int = 4,
-                      steps: int = 60, chunk: int = 16) -> Bracket:
-    """Attention-map word sensitivity of each token in ``tokens`` (lower bounds; no certified upper)."""
+def attention_brackets(atts: list[Attention], X: torch.Tensor, tokens, gens, restarts: int = 4, steps: int = 60,
+                       chunk: int = 16) -> list[Bracket]:
+    """Attention-map word sensitivity of each token in ``tokens[s]`` under the map ``atts[s]`` drawn by generator
+    ``gens[s]`` (lower bounds; no certified upper): one ascent for every draw, chunk by chunk of tokens."""
     d = X.shape[1]
-    ratios, base = [], None
-    for s in range(0, len(tokens), chunk):
-        part = list(tokens)[s:s + chunk]
-        probe, base = attention_probe(att, X, part)
-        ratios.append(ascend(probe, base, len(part), 1, d, gen, restarts, steps, device=X.device).ratio)
-    per = torch.cat(ratios)
-    return Bracket(float(per.max()), None, per, base, [[int(i)] for i in tokens], "none")
+    ratios = [[] for _ in atts]
+    for c in range(0, len(tokens[0]), chunk):
+        ones = [_OneToken(att, X, list(tok)[c:c + chunk]) for att, tok in zip(atts, tokens, strict=True)]
+        top, _ = maximize(_Draws(ones).probe, sum(len(o.tok) for o in ones), 1, d, list(gens), restarts, steps,
+                          device=X.device)
+        for r, o, part in zip(ratios, ones, torch.sqrt(torch.clamp(top, min=0.0)).split([len(o.tok) for o in ones]),
+                              strict=True):
+            r.append(part / float(o.base.norm()))
+    out = []
+    for r, tok, o in zip(ratios, tokens, ones, strict=True):
+        per = torch.cat(r)
+        out.append(Bracket(float(per.max()), None, per, float(o.base.norm()), [[int(i)] for i in tok], "none"))
+    return out
