@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from attncheck import Reading, Reason, Unchecked, claim, ge, le
 from attncheck.papers.bombari2024.models import raf_witness as rw
 from attncheck.papers.bombari2024.models import random_features as rf
-from attncheck.papers.bombari2024.models.draws import attention_draw, rf_draw
+from attncheck.papers.bombari2024.models.draws import attention_draws, rf_draws
 from attncheck.papers.bombari2024.readings import (
     ACTS,
     ACTS_HE,
@@ -86,7 +86,7 @@ RF_SHARED = (PROB, DRAWS, K_RATIO, TOKENS)
        reading=Reading(unchecked=RF_UNCHECKED, shared=(*RF_SHARED, LOWER),
                        notes=dict(RF_COMMON, ratio="implied constant sqrt(n) * S_lower(X)")))
 def theorem_1(case, S, xp):
-    return np.array([rf_draw(case, s).lower * math.sqrt(case.n) for s in S])
+    return np.array([b.lower * math.sqrt(case.n) for b in rf_draws(case, S)])
 
 
 @claim("bombari2024/theorem-1/certified-bracket", kind="asymptotic", refutable=False,
@@ -98,7 +98,7 @@ def theorem_1(case, S, xp):
                        notes=dict(RF_COMMON, ratio="implied constant sqrt(n) * S_upper(X), the certified bound over "
                                                    "every token i; with theorem-1/main this brackets S_RF sqrt(n)")))
 def theorem_1_upper(case, S, xp):
-    return np.array([rf_draw(case, s, lower=False, upper=True).upper * math.sqrt(case.n) for s in S])
+    return np.array([b.upper * math.sqrt(case.n) for b in rf_draws(case, S, lower=False, upper=True)])
 
 
 @claim("bombari2024/lemma-b.1/main", kind="asymptotic", source="bombari2024 Appendix B, Lemma B.1, (B.6)",
@@ -110,11 +110,7 @@ def theorem_1_upper(case, S, xp):
                        notes=dict(RF_COMMON, side="as bombari2024/sup-lower, for the sup of the numerator ||phi(X^i(Delta)) - phi(X)||",
                                   ratio="implied constant sup_Delta ||phi(X^i(Delta)) - phi(X)|| / sqrt(k / n)")))
 def lemma_b1(case, S, xp):
-    out = []
-    for s in S:
-        b = rf_draw(case, s)
-        out.append(b.lower * b.base_norm / math.sqrt(case.k / case.n))
-    return np.array(out)
+    return np.array([b.lower * b.base_norm / math.sqrt(case.k / case.n) for b in rf_draws(case, S)])
 
 
 def _dense_chain_case():
@@ -165,7 +161,7 @@ def _ms(n):
                                   tokens="one random set of m distinct tokens per draw, each row of Delta in its own "
                                          "sqrt(d) ball (B.11)-(B.13)")))
 def remark_4_1(case, S, xp):
-    return np.array([rf_draw(case, s, m=case.m).lower * math.sqrt(case.n / case.m) for s in S])
+    return np.array([b.lower * math.sqrt(case.n / case.m) for b in rf_draws(case, S, m=case.m)])
 
 
 # ---- Theorem 2 and Lemma C.2 (deep random features) ------------------------------------------
@@ -193,7 +189,7 @@ DRF_SHARED = (*RF_SHARED, PROB_LOG2D)
        reading=Reading(unchecked=DRF_UNCHECKED, shared=(*DRF_SHARED, LOWER),
                        notes=dict(DRF_COMMON, ratio="implied constant sqrt(n) * S_DRF,lower(X)")))
 def theorem_2(case, S, xp):
-    return np.array([rf_draw(case, s, depth=case.depth).lower * math.sqrt(case.n) for s in S])
+    return np.array([b.lower * math.sqrt(case.n) for b in rf_draws(case, S, depth=case.depth)])
 
 
 @claim("bombari2024/theorem-2/certified-bracket", kind="asymptotic", refutable=False,
@@ -205,7 +201,7 @@ def theorem_2(case, S, xp):
                        notes=dict(DRF_COMMON, ratio="implied constant sqrt(n) * S_DRF,upper(X), certified over every "
                                                     "token i")))
 def theorem_2_upper(case, S, xp):
-    return np.array([rf_draw(case, s, depth=case.depth, lower=False, upper=True).upper * math.sqrt(case.n) for s in S])
+    return np.array([b.upper * math.sqrt(case.n) for b in rf_draws(case, S, depth=case.depth, lower=False, upper=True)])
 
 
 @claim("bombari2024/lemma-c.2/main", kind="asymptotic", source="bombari2024 Appendix C, Lemma C.2, (C.16) at l = L",
@@ -218,11 +214,7 @@ def theorem_2_upper(case, S, xp):
                                   ratio="implied constant sup_Delta ||phi_L(X^i(Delta)) - phi_L(X)|| / sqrt(d) "
                                         "(e^{CL} fixed for fixed L: it must stay bounded along n)")))
 def lemma_c2(case, S, xp):
-    out = []
-    for s in S:
-        b = rf_draw(case, s, depth=case.depth)
-        out.append(b.lower * b.base_norm / math.sqrt(case.d))
-    return np.array(out)
+    return np.array([b.lower * b.base_norm / math.sqrt(case.d) for b in rf_draws(case, S, depth=case.depth)])
 
 
 #: Figure 2's depths L in {2, 4, 8}, each with its own n-path (the engine judges the n-trend per L)
@@ -247,7 +239,7 @@ def _drf_point(p):
        reading=Reading(unchecked=DRF_UNCHECKED, shared=(*DRF_SHARED, LOWER),
                        notes=dict(DRF_L, ratio="implied constant sqrt(n) * S_DRF,lower(X) at (n, L)")))
 def theorem_2_depth(case, S, xp):
-    return np.array([rf_draw(case, s, depth=case.depth).lower * math.sqrt(case.n) for s in S])
+    return np.array([b.lower * math.sqrt(case.n) for b in rf_draws(case, S, depth=case.depth)])
 
 
 @claim("bombari2024/theorem-2/depth-trend-certified", kind="asymptotic", across="L", refutable=False,
@@ -258,7 +250,7 @@ def theorem_2_depth(case, S, xp):
                        notes=dict(DRF_L, ratio="implied constant sqrt(n) * S_DRF,upper(X) at (n, L), certified over "
                                                "every token i")))
 def theorem_2_depth_upper(case, S, xp):
-    return np.array([rf_draw(case, s, depth=case.depth, lower=False, upper=True).upper * math.sqrt(case.n) for s in S])
+    return np.array([b.upper * math.sqrt(case.n) for b in rf_draws(case, S, depth=case.depth, lower=False, upper=True)])
 
 
 # ---- Theorem 3 and Remark 5.1 (random attention features) -------------------------------------
@@ -280,7 +272,7 @@ RAF_SHARED = (PROB, DRAWS, REGIME, TOKENS, WITNESS)
                        notes=dict(RAF_COMMON, ratio="implied constant 1 / S_RAF,lower(X) (bounded iff S_RAF stays "
                                                     "bounded below)")))
 def theorem_3(case, S, xp):
-    return np.array([1.0 / attention_draw(case, s, "raf").lower for s in S])
+    return np.array([1.0 / b.lower for b in attention_draws(case, S, "raf")])
 
 
 @claim("bombari2024/theorem-3/every-token", kind="asymptotic", refutable=False,
@@ -296,7 +288,7 @@ def theorem_3(case, S, xp):
                                          "these two for n >= 3 (every path n is >= 4); the min is over these two, "
                                          "not over [n]")))
 def theorem_3_every(case, S, xp):
-    return np.array([1.0 / float(attention_draw(case, s, "raf").per_group.min()) for s in S])
+    return np.array([1.0 / float(b.per_group.min()) for b in attention_draws(case, S, "raf")])
 
 
 @claim("bombari2024/remark-5.1/main", kind="asymptotic", refutable=False, source="bombari2024 Section 5, Remark 5.1",
@@ -312,7 +304,7 @@ def theorem_3_every(case, S, xp):
                                   weights="d' = d; W_Q, W_K, W_V entries i.i.d. N(0, 1/d), so the scores have unit "
                                           "variance as in (3.3)")))
 def remark_5_1(case, S, xp):
-    return np.array([1.0 / attention_draw(case, s, "qkv").lower for s in S])
+    return np.array([1.0 / b.lower for b in attention_draws(case, S, "qkv")])
 
 
 # ---- Lemma D.1 (Step 1 of the proof sketch) ---------------------------------------------------

@@ -41,8 +41,8 @@ def rf_point(n, d, depth, gen, rng, device, act="relu"):
     """One trial: the bracket of the RF (depth 1) or DRF word sensitivity of token 0, k = D."""
     beta = 1.0 if depth == 1 else rf.he_beta(act)
     X = _X(n, d, rng, device)
-    b = ws.rf_bracket(X, n * d, act, [[0]], gen, depth=depth, beta=beta, restarts=RESTARTS, steps=STEPS,
-                      upper_all=False)
+    b, = ws.rf_brackets(X, n * d, act, [[[0]]], [gen], depth=depth, beta=beta, restarts=RESTARTS, steps=STEPS,
+                        upper_all=False)
     return b.lower, b.upper
 
 
@@ -50,7 +50,7 @@ def attention_point(n, d, kind, gen, rng, device):
     """One trial: the ascent lower bound of the RAF (softmax) or ReLU-RAF word sensitivity of token 0."""
     X = _X(n, d, rng, device)
     W = rf.gaussian((d, d), 1.0 / d, gen, device)
-    return ws.attention_bracket(rf.raf(W, kind), X, [0], gen, RESTARTS, STEPS).lower
+    return ws.attention_brackets([rf.raf(W, kind)], X, [[0]], [gen], RESTARTS, STEPS)[0].lower
 
 
 def _stats(vals):

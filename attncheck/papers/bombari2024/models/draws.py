@@ -1,9 +1,9 @@
 """bombari2024: one draw of the random weights, for the claims along n (the Monte Carlo sample of each is one
 seed per draw, :func:`attncheck.papers.bombari2024.readings.seeds`).
 
-- :func:`rf_draw`: the bracket of the word sensitivity (3.4) of random features (3.1) or deep random features
+- :func:`rf_draws`: the brackets of the word sensitivity (3.4) of random features (3.1) or deep random features
   (4.2) (Theorems 1-2, Lemmas B.1 and C.2, Remark 4.1 with m modified words (B.11)-(B.13));
-- :func:`attention_draw`: the lower side of the word sensitivity of random attention features (3.3) or of the
+- :func:`attention_draws`: the lower side of the word sensitivity of random attention features (3.3) or of the
   QKV map of Remark 5.1 (Theorem 3);
 - :func:`rf_task_draw`: the Section 6 task, a training set, labels and RF weights, on which theta* and theta*_f
   (6.5) or theta*_r (6.6) are fitted (Theorems 4-5, Lemmas B.2-B.3), with :func:`n_train` samples.
@@ -24,29 +24,32 @@ from attncheck.papers.bombari2024.models import word_sensitivity as ws
 from attncheck.papers.bombari2024.readings import ASCENT_TOKENS, RAF_TOKENS, RESTARTS, STEPS, X_of, generator
 
 
-def rf_draw(case, seed, depth=1, m=1, lower=True, upper=False):
-    """Bracket of the RF/DRF word sensitivity of one draw of the weights."""
-    g = generator(seed)
+def rf_draws(case, seeds, depth=1, m=1, lower=True, upper=False):
+    """Brackets of the RF/DRF word sensitivity of one draw of the weights per seed (one ascent for all)."""
+    gens = [generator(s) for s in seeds]
     X = X_of(case)
     beta = 1.0 if depth == 1 else rf.he_beta(case.act)
     if m == 1:
-        groups = ws.groups_of(ws.random_tokens(case.n, ASCENT_TOKENS, g))
+        groups = [ws.groups_of(ws.random_tokens(case.n, ASCENT_TOKENS, g)) for g in gens]
     else:
-        groups = [ws.random_tokens(case.n, m, g)]
-    return ws.rf_bracket(X, case.k, case.act, groups, g, depth=depth, beta=beta, restarts=RESTARTS, steps=STEPS,
-                         lower=lower, upper=upper)
+        groups = [[ws.random_tokens(case.n, m, g)] for g in gens]
+    return ws.rf_brackets(X, case.k, case.act, groups, gens, depth=depth, beta=beta, restarts=RESTARTS,
+                          steps=STEPS, lower=lower, upper=upper)
 
 
-def attention_draw(case, seed, model):
-    """Bracket of the word sensitivity of one draw of W (model "raf") or of W_Q, W_K, W_V (model "qkv")."""
-    g = generator(seed)
+def attention_draws(case, seeds, model):
+    """Brackets of the word sensitivity of one draw of W (model "raf") or of W_Q, W_K, W_V (model "qkv") per
+    seed (one ascent for all)."""
     X = X_of_tokens(case)
     n, d = X.shape
-    if model == "raf":
-        att = rf.raf(rf.gaussian((d, d), 1.0 / d, g, g.device))
-    else:
-        att = rf.qkv(*(rf.gaussian((d, d), 1.0 / d, g, g.device) for _ in range(3)))
-    return ws.attention_bracket(att, X, ws.random_tokens(n, RAF_TOKENS, g), g, RESTARTS, STEPS)
+    atts, tokens, gens = [], [], [generator(s) for s in seeds]
+    for g in gens:
+        if model == "raf":
+            atts.append(rf.raf(rf.gaussian((d, d), 1.0 / d, g, g.device)))
+        else:
+            atts.append(rf.qkv(*(rf.gaussian((d, d), 1.0 / d, g, g.device) for _ in range(3))))
+        tokens.append(ws.random_tokens(n, RAF_TOKENS, g))
+    return ws.attention_brackets(atts, X, tokens, gens, RESTARTS, STEPS)
 
 
 def X_of_tokens(tc):

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import mpmath
 import numpy as np
 import scipy.linalg
+import scipy.optimize
 import torch
 
 from attncheck.numeric.devices import torch_device
@@ -65,16 +66,38 @@ def second_moment(act: str, beta, dps: int = 30):
         return mpmath.quad(lambda t: f(s * t) ** 2 * mpmath.npdf(t), [-mpmath.inf, 0, mpmath.inf])
 
 
+def _he_beta_float(act: str) -> float | None:
+    """A float64 estimate of the root of (4.3): 200-point Gauss-Hermite moment and Brent's method (None if the
+    moment does not cross 1 on [1e-6, 1e6])."""
+    t, w = np.polynomial.hermite_e.hermegauss(200)
+    f, t, w = ACTIVATIONS[act].torch_fn, torch.as_tensor(t), w / math.sqrt(2 * math.pi)
+    g = lambda b: float(w @ f(math.sqrt(b) * t).numpy() ** 2) - 1  # noqa: E731
+    return scipy.optimize.brentq(g, 1e-6, 1e6, xtol=1e-14) if g(1e-6) < 0 < g(1e6) else None
+
+
 @functools.cache
 def he_beta(act: str, dps: int = 30) -> float:
     """beta solving (4.3) E_{rho ~ N(0, beta)}[phi(rho)^2] = 1: quadrature plus bracketed root finding.
 
+    Secant steps start from a relative 1e-12 around a float64 estimate when the quadrature confirms the sign
+    change there (the moment increases with beta: one root), else Anderson's method from the search on [1e-6, 1].
     ReLU gives beta = 2 (E[relu(rho)^2] = beta / 2). tanh has no solution: tanh^2 < 1, so the
     moment stays below 1 for every beta (it tends to 1 as beta -> infinity): NoHeSolution.
     """
     if act == "tanh":
         raise NoHeSolution("E[tanh(rho)^2] < 1 for every beta > 0: (4.3) has no solution")
     g = lambda b: second_moment(act, b, dps) - 1  # noqa: E731
+    b0 = _he_beta_float(act)
+    lo, hi = (mpmath.mpf(b0 * (1 - 1e-12)), mpmath.mpf(b0 * (1 + 1e-12))) if b0 is not None else (None, None)
+    solver = "secant"
+    if b0 is None or not g(lo) < 0 < g(hi):
+        (lo, hi), solver = _he_bracket(g, act), "anderson"
+    with mpmath.workdps(dps):
+        return float(mpmath.findroot(g, (lo, hi), solver=solver))
+
+
+def _he_bracket(g, act: str):
+    """[lo, hi] with g(lo) <= 0 <= g(hi), from [1e-6, 1] doubling hi; NoHeSolution if there is none."""
     lo, hi = mpmath.mpf("1e-6"), mpmath.mpf(1)
     if g(lo) > 0:
         raise NoHeSolution(f"E[{act}(rho)^2] > 1 already at beta = {lo}")
@@ -82,8 +105,7 @@ def he_beta(act: str, dps: int = 30) -> float:
         hi *= 2
         if hi > 1e6:
             raise NoHeSolution(f"E[{act}(rho)^2] < 1 for beta up to 1e6")
-    with mpmath.workdps(dps):
-        return float(mpmath.findroot(g, (lo, hi), solver="anderson"))
+    return lo, hi
 
 
 # ---- random features (3.1) and deep random features (4.2) ----------------------------------

@@ -44,32 +44,44 @@ def _project(delta: torch.Tensor, radius: float) -> torch.Tensor:
     return delta * torch.clamp(radius / torch.clamp(norm, min=1e-300), max=1.0)
 
 
-def maximize(objective, T: int, m: int, d: int, gen: torch.Generator, restarts: int = 4, steps: int = 100,
+def _starts(gen, T: int, restarts: int, m: int, d: int, dev) -> torch.Tensor:
+    """Random starts on the sphere of radius sqrt(d): from one generator, or from each of a list of generators
+    (one per draw of the weights) for its T / len(gen) consecutive groups."""
+    gens = gen if isinstance(gen, (list, tuple)) else [gen]
+    delta = torch.cat([torch.randn((T // len(gens), restarts, m, d), generator=g, dtype=DTYPE, device=dev)
+                       for g in gens])
+    return math.sqrt(d) * delta / delta.norm(dim=-1, keepdim=True)
+
+
+def maximize(objective, T: int, m: int, d: int, gen, restarts: int = 4, steps: int = 100,
              lr: float = 0.5, device=None, feasible=None):
     """Projected (normalised) gradient ascent of ``objective`` (T, R, m, d) -> (T, R) over each row
     of Delta in the ball of radius sqrt(d); returns the best value per group and its Delta.
 
-    Restarts start on the sphere of radius sqrt(d) in random directions; the step is
+    Restarts start on the sphere of radius sqrt(d) in random directions (:func:`_starts`); the step is
     lr * sqrt(d) times the unit gradient, decaying linearly to 1% of it. Every iterate is
     feasible for the ball; ``feasible(delta) -> bool (T, R)`` may restrict which iterates count.
+    The last iterate is only evaluated (no gradient).
     """
     radius = math.sqrt(d)
     dev = device if device is not None else torch.device("cpu")
-    delta = torch.randn((T, restarts, m, d), generator=gen, dtype=DTYPE, device=dev)
-    delta = radius * delta / delta.norm(dim=-1, keepdim=True)
+    delta = _starts(gen, T, restarts, m, d, dev)
     best = torch.full((T, restarts), -math.inf, dtype=DTYPE, device=dev)
     best_delta = delta.clone()
     for t in range(steps + 1):
-        delta.requires_grad_(True)
-        val = objective(delta)
-        grad, = torch.autograd.grad(val.sum(), delta)
+        last = t == steps
+        with torch.enable_grad() if not last else torch.no_grad():
+            delta.requires_grad_(not last)
+            val = objective(delta)
+            if not last:
+                grad, = torch.autograd.grad(val.sum(), delta)
         with torch.no_grad():
             better = val > best
             if feasible is not None:
                 better &= feasible(delta)
             best = torch.where(better, val, best)
-            best_delta[better] = delta[better]
-            if t == steps:
+            best_delta = torch.where(better[..., None, None], delta, best_delta)
+            if last:
                 break
             gnorm = grad.flatten(2).norm(dim=-1).clamp(min=1e-300)[..., None, None]
             step = lr * radius * (1.0 - 0.99 * t / steps)
@@ -208,8 +220,8 @@ class _OneToken:
             self.U = Rm @ self.Vals
         self.sel = torch.arange(n, device=X.device)[None, :] == self.tok[:, None]  # (T, n): row i of each token
 
-    def perturbed(self, delta):
-        """(v_i', S'_{j i} for every j, the output row i) at Delta (T, R, 1, d)."""
+    def linear(self, delta):
+        """(v_i', S'_{j i} for every j, the scores of row i) at Delta (T, R, 1, d): this draw's products."""
         att = self.att
         x_new = self.X[self.tok][:, None, :] + delta[:, :, 0, :]  # (T, R, d)
         v_new = x_new if att.WV is None else x_new @ att.WV.T
@@ -217,9 +229,32 @@ class _OneToken:
         col = torch.einsum("ne,tre->trn", self.XQ, k_new) / att.c  # S'_{j i}, j != i
         row = torch.einsum("tre,ne->trn", q_new, self.XK) / att.c  # S'_{i k}, k != i
         diag = (q_new * k_new).sum(-1) / att.c
-        w = att.weights(torch.where(self.sel[:, None, :], diag[..., None], row))  # (T, R, n)
+        return v_new, col, torch.where(self.sel[:, None, :], diag[..., None], row)
+
+
+class _Draws:
+    """The one-token structure of S draws of an attention map (one :class:`_OneToken` each), their token groups
+    stacked (groups of draw s after those of draws < s): each draw's products are its own, the rest is
+    evaluated once for all draws."""
+
+    def __init__(self, ones: list[_OneToken]):
+        self.ones, self.att = ones, ones[0].att
+        self.sizes = [len(o.tok) for o in ones]
+        cat = lambda name: torch.cat([getattr(o, name) for o in ones])  # noqa: E731
+        self.sel, self.U = cat("sel"), cat("U")
+        self.r, self.Z = (cat("r"), None) if self.att.kind == "softmax" else (None, cat("Z"))
+        self.vals_tok = torch.cat([o.Vals[o.tok] for o in ones])  # (T, dv)
+        self.base_tok = torch.cat([o.base[o.tok] for o in ones])
+        self.B = torch.cat([o.base.expand_as(o.U) for o in ones])  # (T, n, dv): phi(X) of each group's draw
+
+    def perturbed(self, delta):
+        """(v_i', S'_{j i} for every j, the output row i) at Delta (T, R, 1, d)."""
+        parts = [o.linear(dl) for o, dl in zip(self.ones, delta.split(self.sizes), strict=True)]
+        v_new, col, scores_i = (torch.cat(p) for p in zip(*parts, strict=True))
+        w = self.att.weights(scores_i)  # (T, R, n)
         w_i = (w * self.sel[:, None, :]).sum(-1, keepdim=True)  # weight on the new token
-        out_i = w @ self.Vals + w_i * (v_new - self.Vals[self.tok][:, None, :])
+        wv = torch.cat([wd @ o.Vals for o, wd in zip(self.ones, w.split(self.sizes), strict=True)])
+        out_i = wv + w_i * (v_new - self.vals_tok[:, None, :])
         return v_new, col, out_i
 
     def features(self, delta):
@@ -239,7 +274,7 @@ class _OneToken:
         P_j + a_j (v - U_j) (softmax, P = U - base) or (Q_j + g_j (v - base_j)) / (Z_j + g_j) (ReLU, Q = U - Z base),
         whose squared norms expand into inner products with v: two (T, R, dv) x (T, n, dv) products."""
         v, col, out_i = self.perturbed(delta)
-        B = self.base[None].expand_as(self.U)
+        B = self.B
         vv = (v * v).sum(-1, keepdim=True)  # (T, R, 1)
         if self.att.kind == "softmax":
             a = torch.sigmoid(col - self.r[:, None, :])
@@ -257,7 +292,7 @@ class _OneToken:
             rows = torch.where(den > 0, num2 / torch.where(den > 0, den, torch.ones_like(den)) ** 2,
                                BB[:, None].expand_as(num2))
         rows = torch.where(self.sel[:, None, :], torch.zeros_like(rows), rows).sum(-1)
-        return rows + ((out_i - self.base[self.tok][:, None, :]) ** 2).sum(-1)
+        return rows + ((out_i - self.base_tok[:, None, :]) ** 2).sum(-1)
 
 
 def attention_perturbation(att: Attention, X: torch.Tensor, tokens):
@@ -271,14 +306,14 @@ def attention_perturbation(att: Attention, X: torch.Tensor, tokens):
     Row i is recomputed in full (n scores).
     """
     one = _OneToken(att, X, tokens)
-    return one.features, one.base
+    return _Draws([one]).features, one.base
 
 
 def attention_probe(att: Attention, X: torch.Tensor, tokens):
     """One-token probe for an attention map: ||phi(X^i(Delta)) - phi(X)||^2 (T, R) in O(n d) per evaluation,
-    through inner products (:meth:`_OneToken.probe`). Returns (probe, ||phi(X)||)."""
+    through inner products (:meth:`_Draws.probe`). Returns (probe, ||phi(X)||)."""
     one = _OneToken(att, X, tokens)
-    return one.probe, float(one.base.norm())
+    return _Draws([one]).probe, float(one.base.norm())
 
 
 def groups_of(tokens) -> list[list[int]]:
@@ -310,43 +345,97 @@ def random_tokens(n: int, count: int, gen: torch.Generator) -> list[int]:
     return out[:count]
 
 
-def rf_bracket(X: torch.Tensor, k: int, act: str, groups, gen: torch.Generator, depth: int = 1,
-               beta: float = 1.0, restarts: int = 4, steps: int = 60, upper_all: bool = True,
-               lower: bool = True, upper: bool = True) -> Bracket:
-    """RF (depth 1, beta = 1: (3.1)) or DRF (depth L, He beta: (4.2)) word sensitivity of token groups:
-    the ascent lower bound (``lower``) and the certified upper bound (``upper``), each on request.
+@dataclass
+class _RFDraw:
+    """One draw of the RF/DRF weights seen by the ascent: first-layer blocks, groups (rows of blocks.A), Vs."""
+
+    blocks: RFBlocks
+    gidx: list
+    Vs: list
+
+
+def _rf_draw(X: torch.Tensor, k: int, groups, gen: torch.Generator, depth: int, beta: float,
+             upper_all: bool) -> _RFDraw:
+    """The first layer block by block (exact law of V, :func:`rf_blocks`) and the dense k x k layers 2..L."""
+    n = X.shape[0]
+    tokens = list(range(n)) if upper_all else sorted({i for g in groups for i in g})
+    blocks = rf_blocks(X, tokens, k, gen, scale2=beta)
+    where = {t: j for j, t in enumerate(tokens)}
+    Vs = [torch.randn((k, k), generator=gen, dtype=DTYPE, device=X.device) * math.sqrt(beta / k)
+          for _ in range(depth - 1)]
+    return _RFDraw(blocks, [[where[i] for i in g] for g in groups], Vs)
+
+
+def stacked_rf_probe(draws: list[_RFDraw], act: str):
+    """The RF/DRF probe of S draws at once, the T groups of draw s being groups s T .. (s + 1) T - 1 of the
+    ascent; layer l multiplies each draw's rows by its own V_l (the products of one-draw probes, so the
+    same rounding). Returns (probe, ||phi(X)|| per draw)."""
+    f = ACTIVATIONS[act].torch_fn
+    S, T = len(draws), len(draws[0].gidx)
+    k = draws[0].blocks.z.shape[0]
+    A = torch.cat([group_blocks(dr.blocks, dr.gidx) for dr in draws])  # (S T, m, k, d)
+    z = torch.stack([dr.blocks.z for dr in draws])[:, None, :]  # (S, 1, k)
+    bases = [rf_perturbation(dr.blocks, dr.gidx, act, dr.Vs)[1] for dr in draws]
+    base = torch.stack(bases)[:, None, :]
+
+    def probe(delta):  # (S T, R, m, d) -> (S T, R)
+        R = delta.shape[1]
+        h = f(z + torch.einsum("gmkd,grmd->grk", A, delta).reshape(S, T * R, k))
+        for layer in range(len(draws[0].Vs)):
+            h = f(torch.stack([h[s] @ dr.Vs[layer].T for s, dr in enumerate(draws)]))
+        return ((h - base) ** 2).sum(-1).reshape(S * T, R)
+
+    return probe, [float(b.norm()) for b in bases]
+
+
+def rf_brackets(X: torch.Tensor, k: int, act: str, groups, gens, depth: int = 1, beta: float = 1.0,
+                restarts: int = 4, steps: int = 60, upper_all: bool = True, lower: bool = True,
+                upper: bool = True) -> list[Bracket]:
+    """RF (depth 1, beta = 1: (3.1)) or DRF (depth L, He beta: (4.2)) word sensitivity of token groups, one
+    Bracket per draw of the weights (generator gens[s], token groups groups[s], the same count T in each):
+    the ascent lower bound (``lower``, every draw in one ascent) and the certified upper bound (``upper``),
+    each on request.
 
     The first layer is drawn block by block (exact law of V); with ``upper_all`` every token's
     block is drawn, so the certified upper bound covers the sup over all i of (3.4); otherwise
     only the groups' tokens (the bound then covers the groups only). Layers 2..L are dense k x k.
     """
     n, d = X.shape
-    used = sorted({i for g in groups for i in g})
-    tokens = list(range(n)) if upper_all else used
-    blocks = rf_blocks(X, tokens, k, gen, scale2=beta)
-    where = {t: j for j, t in enumerate(tokens)}
-    gidx = [[where[i] for i in g] for g in groups]
-    Vs = [torch.randn((k, k), generator=gen, dtype=DTYPE, device=X.device) * math.sqrt(beta / k)
-          for _ in range(depth - 1)]
-    probe, base = rf_probe(blocks, gidx, act, Vs)
-    m = len(groups[0])
-    per = ascend(probe, base, len(groups), m, d, gen, restarts, steps, device=X.device).ratio if lower else None
-    up, over = None, "none"
-    if upper and m == 1 and upper_all:
-        up, over = float(rf_upper(blocks, [[j] for j in range(n)], act, base, Vs).max()), "all tokens"
-    elif upper:
-        up, over = float(rf_upper(blocks, gidx, act, base, Vs).max()), "groups"
-    return Bracket(float(per.max()) if lower else float("nan"), up, per, base, [list(g) for g in groups], over)
+    draws = [_rf_draw(X, k, gr, g, depth, beta, upper_all) for gr, g in zip(groups, gens, strict=True)]
+    S, T, m = len(draws), len(groups[0]), len(groups[0][0])
+    probe, bases = stacked_rf_probe(draws, act)
+    per = None
+    if lower:
+        top, _ = maximize(probe, S * T, m, d, list(gens), restarts, steps, device=X.device)
+        per = [r / b for r, b in zip(torch.sqrt(torch.clamp(top, min=0.0)).reshape(S, T), bases, strict=True)]
+    out = []
+    for s, dr in enumerate(draws):
+        base = bases[s]
+        up, over = None, "none"
+        if upper and m == 1 and upper_all:
+            up, over = float(rf_upper(dr.blocks, [[j] for j in range(n)], act, base, dr.Vs).max()), "all tokens"
+        elif upper:
+            up, over = float(rf_upper(dr.blocks, dr.gidx, act, base, dr.Vs).max()), "groups"
+        low = float(per[s].max()) if lower else float("nan")
+        out.append(Bracket(low, up, per[s] if lower else None, base, [list(g) for g in groups[s]], over))
+    return out
 
 
-def attention_bracket(att: Attention, X: torch.Tensor, tokens, gen: torch.Generator, restarts: int = 4,
-                      steps: int = 60, chunk: int = 16) -> Bracket:
-    """Attention-map word sensitivity of each token in ``tokens`` (lower bounds; no certified upper)."""
+def attention_brackets(atts: list[Attention], X: torch.Tensor, tokens, gens, restarts: int = 4, steps: int = 60,
+                       chunk: int = 16) -> list[Bracket]:
+    """Attention-map word sensitivity of each token in ``tokens[s]`` under the map ``atts[s]`` drawn by generator
+    ``gens[s]`` (lower bounds; no certified upper): one ascent for every draw, chunk by chunk of tokens."""
     d = X.shape[1]
-    ratios, base = [], None
-    for s in range(0, len(tokens), chunk):
-        part = list(tokens)[s:s + chunk]
-        probe, base = attention_probe(att, X, part)
-        ratios.append(ascend(probe, base, len(part), 1, d, gen, restarts, steps, device=X.device).ratio)
-    per = torch.cat(ratios)
-    return Bracket(float(per.max()), None, per, base, [[int(i)] for i in tokens], "none")
+    ratios = [[] for _ in atts]
+    for c in range(0, len(tokens[0]), chunk):
+        ones = [_OneToken(att, X, list(tok)[c:c + chunk]) for att, tok in zip(atts, tokens, strict=True)]
+        top, _ = maximize(_Draws(ones).probe, sum(len(o.tok) for o in ones), 1, d, list(gens), restarts, steps,
+                          device=X.device)
+        for r, o, part in zip(ratios, ones, torch.sqrt(torch.clamp(top, min=0.0)).split([len(o.tok) for o in ones]),
+                              strict=True):
+            r.append(part / float(o.base.norm()))
+    out = []
+    for r, tok, o in zip(ratios, tokens, ones, strict=True):
+        per = torch.cat(r)
+        out.append(Bracket(float(per.max()), None, per, float(o.base.norm()), [[int(i)] for i in tok], "none"))
+    return out
