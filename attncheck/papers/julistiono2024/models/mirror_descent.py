@@ -27,7 +27,9 @@ from attncheck.papers.julistiono2024.data.mirror_descent import AttData
 
 
 def _sign(a, xp=F64):
-    """sign(a) in {-1, 0, 1}, for float and mpmath arrays alike."""
+    """sign(a) in {-1, 0, 1}, for float and mpmath arrays alike (float64: np.sign; NaN stays NaN, as the maps do)."""
+    if xp.native:
+        return np.sign(np.asarray(a, dtype=float))
     a = xp.asarray(a)
     pos = np.asarray(a > 0, dtype=bool)
     neg = np.asarray(a < 0, dtype=bool)
@@ -243,6 +245,31 @@ def _grad(data, h, s, gamma, xp):
     return xp.sum((lp[:, None] * u)[:, :, None] * np.asarray(data.z)[:, None, :], axis=0) / len(data.Y)
 
 
+class Gradient:
+    """grad L(W) on one dataset in float64, for the long runs: :func:`grad`'s operations (Lemma 17, pairwise form)
+    with what does not depend on W (the gammas, their pairwise differences gamma_it - gamma_itau, the token
+    differences x_it - x_ia for every anchor a) formed once, so each call is the same arithmetic as ``grad(data, W)``."""
+
+    def __init__(self, data, v=None):
+        self.X, self.z, self.n = np.asarray(data.X, dtype=float), np.asarray(data.z, dtype=float), len(data.Y)
+        self.gamma = gammas(data, v)
+        self.gamma_pairs = self.gamma[:, :, None] - self.gamma[:, None, :]
+        self.rows = np.arange(len(self.X))
+        self.dX = self.X[:, None, :, :] - self.X[:, :, None, :]  # dX[i, a, t] = x_it - x_ia
+
+    def __call__(self, W):
+        h = np.einsum("itd,id->it", self.X, self.z @ W.T)
+        if np.isfinite(h).all():  # softmax's float path, with the reductions called directly
+            e = np.exp(h - np.maximum.reduce(h, axis=-1, keepdims=True))
+            s = e / np.add.reduce(e, axis=-1, keepdims=True)
+        else:
+            s = softmax(h)
+        c = np.add.reduce(s[:, None, :] * self.gamma_pairs, axis=-1)
+        dX = self.dX[self.rows, np.argmax(h, axis=-1)]
+        lp = -1.0 / (1.0 + np.exp(np.add.reduce(self.gamma * s, axis=-1)))
+        return (lp[:, None] * np.einsum("it,itd->id", s * c, dX)).T @ self.z / self.n
+
+
 def grad_dense(data, W, v=None, xp=F64):
     """Lemma 17 exactly as printed, with S'(h) = diag(S(h)) - S(h) S(h)^T formed densely.
 
@@ -287,6 +314,8 @@ EPS = float(np.finfo(float).eps)
 
 def md_step(W, G, eta, p, normalized=False, xp=F64):
     """One mirror-descent step grad psi(W+) = grad psi(W) - eta G; normalized: G / (||G||_q + eps)."""
+    if xp.native:
+        return _md_step_f64(np.asarray(W, dtype=float), np.asarray(G, dtype=float), eta, p, normalized)
     if normalized:
         G = xp.asarray(G) / (lp_norm(G, dual_exponent(p, xp), xp) + EPS)
     G, W = xp.asarray(G), xp.asarray(W)
@@ -294,12 +323,22 @@ def md_step(W, G, eta, p, normalized=False, xp=F64):
     return xp.where(np.asarray(G == 0, dtype=bool), W, moved)  # exact where the gradient entry is 0
 
 
+def _md_step_f64(W, G, eta, p, normalized):
+    """md_step in float64: the same operations without the backend's dispatch (sign(0) = 0 as in _sign)."""
+    p = np.asarray(p, dtype=float)
+    if normalized:
+        G = G / (lp_norm(G, p / (p - 1)) + EPS)
+    theta = np.sign(W) * np.abs(W) ** (p - 1) - eta * G
+    return np.where(G == 0, W, np.sign(theta) * np.abs(theta) ** (1 / (p - 1)))
+
+
 def attgd(data, W0, p, eta, steps, normalized=False, every=1):
     """ell_p-AttGD from W0 (v fixed): the iterates W(0), W(every), ... (float64), shape (K, d, d)."""
+    gradient = Gradient(data)
     W = np.array(W0, dtype=float)
     out = [W.copy()]
     for k in range(1, steps + 1):
-        W = md_step(W, grad(data, W), eta, p, normalized)
+        W = md_step(W, gradient(W), eta, p, normalized)
         if k % every == 0:
             out.append(W.copy())
     return np.stack(out)
@@ -308,8 +347,9 @@ def attgd(data, W0, p, eta, steps, normalized=False, every=1):
 def iterate(data, theta, p, eta, steps):
     """``steps`` un-normalized ell_p-AttGD steps from the dual point theta = grad psi(W) (float64, v fixed), as in
     :func:`track` without its per-step quantities: the dual point after the last step."""
+    gradient = Gradient(data)
     for _ in range(steps):
-        theta = theta - eta * grad(data, inverse_mirror_map(theta, p))
+        theta = theta - eta * gradient(inverse_mirror_map(theta, p))
     return theta
 
 
