@@ -15,6 +15,7 @@ Matrices are d x d; samples carry a leading axis of length n.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 import mpmath
@@ -96,13 +97,21 @@ def bregman_terms(x, y, p, xp=F64):
     if not np.any(small):
         return direct
     us = np.where(small, u, 0.0)
-    coef, series, power = 1.0, np.zeros_like(us), us.copy()
-    for k in range(1, SERIES_TERMS + 1):
-        coef *= (p - k + 1) / k  # binom(p, k)
-        if k >= 2:
-            series = series + coef * power
-        power = power * us
+    powers = np.multiply.accumulate(np.broadcast_to(us, (SERIES_TERMS, *us.shape)), axis=0)  # u^1, ..., u^8
+    coefs = np.reshape(_binomials(float(p)), (-1,) + (1,) * us.ndim)
+    terms = np.concatenate([np.zeros((1, *us.shape)), coefs[1:] * powers[1:]])
+    series = np.add.accumulate(terms, axis=0)[-1]  # 0 + c_2 u^2 + ... + c_8 u^8, summed in that order
     return np.where(small, np.abs(y) ** p / p * series, direct)
+
+
+@lru_cache(maxsize=64)
+def _binomials(p):
+    """binom(p, k) for k = 1..SERIES_TERMS, each from the one before (the series coefficients of bregman_terms)."""
+    coef, out = 1.0, []
+    for k in range(1, SERIES_TERMS + 1):
+        coef *= (p - k + 1) / k
+        out.append(coef)
+    return np.array(out)
 
 
 def bregman_scale(W, V, p, xp=F64):
@@ -211,13 +220,28 @@ def grad_inner(data, W, V, v=None, xp=F64):
     Lemma 17 in the pairwise form of the claims file (Section 2 preamble): every difference
     is formed before it is weighted, so the sign is right at any ||W||.
     """
-    h = scores(data, W, xp)
-    s = softmax(h, xp)
+    return grad_inners(data, W, (V,), v, xp)[0]
+
+
+def grad_inners(data, W, Vs, v=None, xp=F64):
+    """[grad_inner(data, W, V) for V in Vs], with the weights and gammas at W formed once."""
+    s = softmax(scores(data, W, xp), xp)
     gamma = gammas(data, v, xp)
-    g = scores(data, V, xp)
-    pair = s[:, :, None] * s[:, None, :] * (gamma[:, :, None] - gamma[:, None, :]) * (g[:, :, None] - g[:, None, :])
+    weights = s[:, :, None] * s[:, None, :] * (gamma[:, :, None] - gamma[:, None, :])
     lp = logistic_prime(xp.sum(gamma * s, axis=-1), xp)
-    return xp.sum(lp * xp.sum(xp.sum(pair, axis=-1), axis=-1) / 2.0) / len(data.Y)
+    out = []
+    for V in Vs:
+        g = scores(data, V, xp)
+        pair = weights * (g[:, :, None] - g[:, None, :])
+        out.append(xp.sum(lp * xp.sum(xp.sum(pair, axis=-1), axis=-1) / 2.0) / len(data.Y))
+    return out
+
+
+def grad_loss(data, W, v=None, xp=F64):
+    """(grad L(W), L(W)) from one evaluation of the scores, weights and gammas at W (:func:`grad`, :func:`loss`)."""
+    h = scores(data, W, xp)
+    s, gamma = softmax(h, xp), gammas(data, v, xp)
+    return _grad(data, h, s, gamma, xp), xp.sum(logistic(xp.sum(gamma * s, axis=-1), xp)) / len(data.Y)
 
 
 def grad(data, W, v=None, xp=F64):
@@ -404,9 +428,11 @@ def loss_decrease(data, W, dW, v=None, xp=F64):
     u' - u = sum_{t != a} (gamma_t - gamma_a)(s'_t - s_t) and ell(u) - ell(u') = -log1p(e^-u expm1(u - u') /
     (1 + e^-u)))."""
     h = scores(data, W, xp)
-    dh = scores(data, dW, xp)
-    s = softmax(h, xp)
-    g = gammas(data, v, xp)
+    return _loss_decrease(h, softmax(h, xp), gammas(data, v, xp), scores(data, dW, xp), xp)
+
+
+def _loss_decrease(h, s, g, dh, xp):
+    """loss_decrease from the scores h at W, their softmax s, the gammas g and the score changes dh."""
     rows = np.arange(len(g))
     a = np.argmax(xp.to_float(h), axis=-1)
     rel = dh - dh[rows, a][:, None]
@@ -483,7 +509,8 @@ def track(data, W0, W_mm, p, eta, steps, theta0=None, anchor=None, xp=F64) -> Tr
             D, incr = 1 - xp.sum(theta * Wbar_mm) / Np1, (None, None)
         else:
             D = bregman(Wbar_mm, W / N, p)
-            incr = dual_norm_increment(theta, step, q), loss_decrease(data, W, primal_increment(theta, step, p))
+            dh = scores(data, primal_increment(theta, step, p))
+            incr = dual_norm_increment(theta, step, q), _loss_decrease(h, s, gamma, dh, xp)
         # G = 0 (underflow): Lemma 21's inequality reads 0 >= 0 and holds with pi = 0
         pi = gW / N / g - 1 if g != 0 else 0 * N
         L = _loss_excess(s, gamma, anchor, xp) if mp or k == 0 else rows[-1][3] - rows[-1][7]
