@@ -339,7 +339,7 @@ EPS = float(np.finfo(float).eps)
 def md_step(W, G, eta, p, normalized=False, xp=F64):
     """One mirror-descent step grad psi(W+) = grad psi(W) - eta G; normalized: G / (||G||_q + eps)."""
     if xp.native:
-        return _md_step_f64(np.asarray(W, dtype=float), np.asarray(G, dtype=float), eta, p, normalized)
+        return MirrorStep(eta, p, normalized)(np.asarray(W, dtype=float), np.asarray(G, dtype=float))
     if normalized:
         G = xp.asarray(G) / (lp_norm(G, dual_exponent(p, xp), xp) + EPS)
     G, W = xp.asarray(G), xp.asarray(W)
@@ -347,22 +347,39 @@ def md_step(W, G, eta, p, normalized=False, xp=F64):
     return xp.where(np.asarray(G == 0, dtype=bool), W, moved)  # exact where the gradient entry is 0
 
 
-def _md_step_f64(W, G, eta, p, normalized):
-    """md_step in float64: the same operations without the backend's dispatch (sign(0) = 0 as in _sign)."""
-    p = np.asarray(p, dtype=float)
-    if normalized:
-        G = G / (lp_norm(G, p / (p - 1)) + EPS)
-    theta = np.sign(W) * np.abs(W) ** (p - 1) - eta * G
-    return np.where(G == 0, W, np.sign(theta) * np.abs(theta) ** (1 / (p - 1)))
+class MirrorStep:
+    """md_step in float64 for one (eta, p): the exponents p - 1, 1/(p - 1), q and 1/q formed once, then per step
+    the same operations as md_step and lp_norm, without the backend's dispatch."""
+
+    def __init__(self, eta, p, normalized=False):
+        p = np.asarray(p, dtype=float)
+        self.eta, self.normalized = eta, normalized
+        self.up, self.down = p - 1, 1 / (p - 1)
+        self.q = np.asarray(p / (p - 1))
+        self.q_root = 1 / self.q
+
+    def __call__(self, W, G):
+        if self.normalized:
+            G = G / (self._dual_norm(G) + EPS)
+        theta = np.sign(W) * np.abs(W) ** self.up - self.eta * G
+        return np.where(G == 0, W, np.sign(theta) * np.abs(theta) ** self.down)
+
+    def _dual_norm(self, G):
+        """lp_norm(G, q)."""
+        a = np.abs(G)
+        top = np.maximum.reduce(a, axis=None)
+        if top == 0:
+            return 0.0 * top
+        return top * np.add.reduce((a / top) ** self.q, axis=None) ** self.q_root
 
 
 def attgd(data, W0, p, eta, steps, normalized=False, every=1):
     """ell_p-AttGD from W0 (v fixed): the iterates W(0), W(every), ... (float64), shape (K, d, d)."""
-    gradient = Gradient(data)
+    gradient, step = Gradient(data), MirrorStep(eta, p, normalized)
     W = np.array(W0, dtype=float)
     out = [W.copy()]
     for k in range(1, steps + 1):
-        W = md_step(W, gradient(W), eta, p, normalized)
+        W = step(W, gradient(W))
         if k % every == 0:
             out.append(W.copy())
     return np.stack(out)
