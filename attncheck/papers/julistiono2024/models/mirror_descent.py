@@ -97,9 +97,9 @@ def bregman_terms(x, y, p, xp=F64):
     if not np.any(small):
         return direct
     us = np.where(small, u, 0.0)
-    powers = np.multiply.accumulate(np.broadcast_to(us, (SERIES_TERMS, *us.shape)), axis=0)  # u^1, ..., u^8
-    coefs = np.reshape(_binomials(float(p)), (-1,) + (1,) * us.ndim)
-    terms = np.concatenate([np.zeros((1, *us.shape)), coefs[1:] * powers[1:]])
+    terms = np.multiply.accumulate(us[None].repeat(SERIES_TERMS, axis=0), axis=0)  # u^1, ..., u^8
+    terms[1:] *= np.reshape(_binomials(float(p))[1:], (-1,) + (1,) * us.ndim)  # c_k u^k, k >= 2
+    terms[0] = 0.0
     series = np.add.accumulate(terms, axis=0)[-1]  # 0 + c_2 u^2 + ... + c_8 u^8, summed in that order
     return np.where(small, np.abs(y) ** p / p * series, direct)
 
@@ -162,8 +162,30 @@ def scores(data, W, xp=F64):
     W = xp.asarray(W)
     if xp.native:
         return np.einsum("itd,id->it", data.X, np.asarray(data.z) @ W.T)
-    Wz = np.asarray(data.z) @ W.T  # (n, d); object matmul sums the products in order, without temporaries
-    return (np.asarray(data.X) @ Wz[:, :, None])[..., 0]
+    X, z = _exact_tokens(data)
+    Wz = z @ W.T  # (n, d); object matmul sums the products in order, without temporaries
+    return (X @ Wz[:, :, None])[..., 0]
+
+
+_EXACT_TOKENS: dict = {}
+
+
+def _exact_tokens(data):
+    """data.X and data.z as mpf object arrays, cached per dataset: each float64 entry converted once, exactly (53
+    bits), so the mpmath products are those of the float entries, without a conversion per product."""
+    held = _EXACT_TOKENS.get(id(data))
+    if held is None or held[0] is not data:
+        if len(_EXACT_TOKENS) > 64:
+            _EXACT_TOKENS.clear()
+        with mpmath.workprec(53):
+            held = data, *(_to_mpf(np.asarray(a)) for a in (data.X, data.z))
+        _EXACT_TOKENS[id(data)] = held
+    return held[1:]
+
+
+def _to_mpf(a):
+    """a float array as mpf objects (an object array is kept as it is)."""
+    return a if a.dtype == object else np.frompyfunc(mpmath.mpf, 1, 1)(a)
 
 
 def softmax(h, xp=F64):
@@ -178,7 +200,8 @@ def softmax(h, xp=F64):
 def gammas(data, v=None, xp=F64):
     """gamma_it = Y_i v^T x_it, shape (n, T) (Section 1.1)."""
     v = data.v if v is None else v
-    return np.asarray(data.Y)[:, None] * xp.sum(np.asarray(data.X) * xp.asarray(v), axis=-1)
+    X = np.asarray(data.X) if xp.native else _exact_tokens(data)[0]
+    return np.asarray(data.Y)[:, None] * xp.sum(X * xp.asarray(v), axis=-1)
 
 
 def outputs(data, W, v=None, xp=F64):
@@ -224,14 +247,15 @@ def grad_inner(data, W, V, v=None, xp=F64):
 
 
 def grad_inners(data, W, Vs, v=None, xp=F64):
-    """[grad_inner(data, W, V) for V in Vs], with the weights and gammas at W formed once."""
-    s = softmax(scores(data, W, xp), xp)
+    """[grad_inner(data, W, V) for V in Vs], with the scores, weights and gammas at W formed once (V = W: g = h)."""
+    h = scores(data, W, xp)
+    s = softmax(h, xp)
     gamma = gammas(data, v, xp)
     weights = s[:, :, None] * s[:, None, :] * (gamma[:, :, None] - gamma[:, None, :])
     lp = logistic_prime(xp.sum(gamma * s, axis=-1), xp)
     out = []
     for V in Vs:
-        g = scores(data, V, xp)
+        g = h if V is W else scores(data, V, xp)
         pair = weights * (g[:, :, None] - g[:, None, :])
         out.append(xp.sum(lp * xp.sum(xp.sum(pair, axis=-1), axis=-1) / 2.0) / len(data.Y))
     return out
