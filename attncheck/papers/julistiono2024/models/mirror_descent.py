@@ -294,28 +294,38 @@ def _grad(data, h, s, gamma, xp):
 
 
 class Gradient:
-    """grad L(W) on one dataset in float64, for the long runs: :func:`grad`'s operations (Lemma 17, pairwise form)
-    with what does not depend on W (the gammas, their pairwise differences gamma_it - gamma_itau, the token
-    differences x_it - x_ia for every anchor a) formed once, so each call is the same arithmetic as ``grad(data, W)``."""
+    """grad L(W) in float64, for the long runs: :func:`grad`'s operations (Lemma 17, pairwise form) with what does not
+    depend on W (the gammas, their pairwise differences gamma_it - gamma_itau, the token differences x_it - x_ia for
+    every anchor a) formed once, so each call is the same arithmetic as ``grad(data, W)``.
+
+    data: one dataset, or a list of datasets of one shape (n, T, d); then W carries a leading axis, one matrix per
+    dataset, and the runs advance together (every operation acts per dataset, elementwise or along its own axes).
+    """
 
     def __init__(self, data, v=None):
-        self.X, self.z, self.n = np.asarray(data.X, dtype=float), np.asarray(data.z, dtype=float), len(data.Y)
-        self.gamma = gammas(data, v)
-        self.gamma_pairs = self.gamma[:, :, None] - self.gamma[:, None, :]
-        self.rows = np.arange(len(self.X))
-        self.dX = self.X[:, None, :, :] - self.X[:, :, None, :]  # dX[i, a, t] = x_it - x_ia
+        many = isinstance(data, list)
+        stack = np.stack if many else (lambda parts: parts[0])
+        parts = data if many else [data]
+        self.X = stack([np.asarray(d.X, dtype=float) for d in parts])
+        self.z = stack([np.asarray(d.z, dtype=float) for d in parts])
+        self.gamma = stack([gammas(d, v) for d in parts])
+        self.n = len(parts[0].Y)
+        self.gamma_pairs = self.gamma[..., :, None] - self.gamma[..., None, :]
+        self.dX = self.X[..., None, :, :] - self.X[..., :, None, :]  # dX[i, a, t] = x_it - x_ia
+        self.rows = np.ix_(*map(np.arange, self.gamma.shape[:-1]))  # (dataset,) sample indices
 
     def __call__(self, W):
-        h = np.einsum("itd,id->it", self.X, self.z @ W.T)
+        h = np.einsum("...itd,...id->...it", self.X, self.z @ np.swapaxes(W, -1, -2))
         if np.isfinite(h).all():  # softmax's float path, with the reductions called directly
             e = np.exp(h - np.maximum.reduce(h, axis=-1, keepdims=True))
             s = e / np.add.reduce(e, axis=-1, keepdims=True)
         else:
             s = softmax(h)
-        c = np.add.reduce(s[:, None, :] * self.gamma_pairs, axis=-1)
-        dX = self.dX[self.rows, np.argmax(h, axis=-1)]
+        c = np.add.reduce(s[..., None, :] * self.gamma_pairs, axis=-1)
+        dX = self.dX[(*self.rows, np.argmax(h, axis=-1))]
         lp = -1.0 / (1.0 + np.exp(np.add.reduce(self.gamma * s, axis=-1)))
-        return (lp[:, None] * np.einsum("it,itd->id", s * c, dX)).T @ self.z / self.n
+        inner = lp[..., None] * np.einsum("...it,...itd->...id", s * c, dX)
+        return np.swapaxes(inner, -1, -2) @ self.z / self.n
 
 
 def grad_dense(data, W, v=None, xp=F64):
@@ -411,7 +421,8 @@ def attgd(data, W0, p, eta, steps, normalized=False, every=1):
 
 def iterate(data, theta, p, eta, steps):
     """``steps`` un-normalized ell_p-AttGD steps from the dual point theta = grad psi(W) (float64, v fixed), as in
-    :func:`track` without its per-step quantities: the dual point after the last step."""
+    :func:`track` without its per-step quantities: the dual point after the last step. data may be a list of
+    datasets of one shape, theta then one dual point per dataset (the runs advance together, see Gradient)."""
     gradient = Gradient(data)
     for _ in range(steps):
         theta = theta - eta * gradient(inverse_mirror_map(theta, p))
