@@ -315,17 +315,17 @@ class Gradient:
         self.rows = np.ix_(*map(np.arange, self.gamma.shape[:-1]))  # (dataset,) sample indices
 
     def __call__(self, W):
-        h = np.einsum("...itd,...id->...it", self.X, self.z @ np.swapaxes(W, -1, -2))
-        if np.isfinite(h).all():  # softmax's float path, with the reductions called directly
+        h = np.einsum("...itd,...id->...it", self.X, self.z @ W.swapaxes(-1, -2))
+        if np.logical_and.reduce(np.isfinite(h), axis=None):  # softmax's float path, reductions called directly
             e = np.exp(h - np.maximum.reduce(h, axis=-1, keepdims=True))
             s = e / np.add.reduce(e, axis=-1, keepdims=True)
         else:
             s = softmax(h)
         c = np.add.reduce(s[..., None, :] * self.gamma_pairs, axis=-1)
-        dX = self.dX[(*self.rows, np.argmax(h, axis=-1))]
+        dX = self.dX[(*self.rows, h.argmax(axis=-1))]
         lp = -1.0 / (1.0 + np.exp(np.add.reduce(self.gamma * s, axis=-1)))
         inner = lp[..., None] * np.einsum("...it,...itd->...id", s * c, dX)
-        return np.swapaxes(inner, -1, -2) @ self.z / self.n
+        return inner.swapaxes(-1, -2) @ self.z / self.n
 
 
 def grad_dense(data, W, v=None, xp=F64):
