@@ -9,9 +9,17 @@ solved to a KKT residual <= 1e-8 at every point (asserted).
 
 from attncheck import Choice, Int, Outside, Provenance, Reading, Reason, Slack, Space, Unchecked, all_of, claim, le, lt
 from attncheck.papers.julistiono2024 import readings as rd
-from attncheck.papers.julistiono2024.models import att_svm as svm
 from attncheck.papers.julistiono2024.models import mirror_descent as md
-from attncheck.papers.julistiono2024.models.theorem_runs import LONG_EVERY, LONG_STEPS, Scaled, long_run, run, settled
+from attncheck.papers.julistiono2024.models.theorem_runs import (
+    LONG_EVERY,
+    LONG_STEPS,
+    Scaled,
+    geometry,
+    long_run,
+    run,
+    settled,
+    solution,
+)
 
 PAPER = "julistiono2024 (arXiv 2410.14581)"
 P_RUN = (1.75, 2.0, 3.0)
@@ -49,11 +57,11 @@ D_REACHED = 0.05
                         "falling over the tail)"}),
 )
 def theorem_matched(v, xp):
-    data, Ws, selected = long_run(v["seed"], v["p"], v["w"])
+    _, Ws, selected = long_run(v["seed"], v["p"], v["w"])
     alpha = settled(selected)
     if alpha is None:
         raise Outside(f"the selected tokens change over k in [{LONG_STEPS // 2}, {LONG_STEPS}]: no fixed alpha")
-    geom = svm.cone_geometry(data, alpha, v["p"])
+    geom = geometry(v["seed"], tuple(alpha.tolist()), v["p"])
     if not geom.locally_optimal():
         raise Outside(f"the settled tokens {alpha.tolist()} are not locally optimal (Definition 3)")
     if not geom.svm.kkt <= KKT_MAX:  # the reference direction is not known to 1e-8: nothing can be concluded
@@ -74,14 +82,14 @@ def theorem_matched(v, xp):
                              "D_psi_p(bar W_mm_q, bar W(k)) approaches this positive limit)"}),
 )
 def theorem_mismatched(v, xp):
-    data, Ws, alpha = run(v["seed"], v["p"], v["w"])
+    _, Ws, alpha = run(v["seed"], v["p"], v["w"])
     p = v["p"]
-    Wp = svm.att_svm(data, alpha, p).w
+    Wp = solution(v["seed"], tuple(alpha.tolist()), p).w
     out = []
     for q in P_RUN:
         if q == p:
             continue
-        Wq = svm.att_svm(data, alpha, q).w
+        Wq = solution(v["seed"], tuple(alpha.tolist()), q).w
         limit = float(md.directional_bregman(Wq, Wp, p))
         final = float(md.directional_bregman(Wq, Ws[-1], p))
         out.append(min(limit, final - limit / 2) / max(limit, 1e-300))

@@ -283,10 +283,9 @@ ETA_PATH = {"quick": [1e-2, 1.0, 1e2, 1e4, 1e6, 1e10, 1e16],
 )
 def lemma_24_descent(case, xp):
     data, p, eta, Wk = sc.data(case), case.p, case.eta, xp.asarray(case.W)
-    W1 = sc.step(case, xp)
-    G = md.grad(data, case.W, xp=xp)
+    W1, G, L0 = sc.descent(case, xp)
     D = md.bregman(Wk, W1, p, xp)
-    L0, L1 = md.loss(data, Wk, xp=xp), md.loss(data, W1, xp=xp)
+    L1 = md.loss(data, W1, xp=xp)
     return Slack(eta * (L0 - L1) - D, md.bregman_scale(Wk, W1, p, xp) + eta * (xp.abs(L0) + xp.abs(L1))
                  + eta * sc.abs_inner(G, W1 - Wk, xp))
 

@@ -306,14 +306,14 @@ def cone_direction(geom: ConeGeometry, u: float, E: np.ndarray) -> np.ndarray:
     """
     from scipy.optimize import brentq
 
-    from attncheck.papers.julistiono2024.models.mirror_descent import directional_bregman, normalize
+    from attncheck.papers.julistiono2024.models.mirror_descent import bregman, normalize
 
     p, Wbar = geom.p, normalize(geom.W_mm, geom.p)
     target = u * geom.mu_alpha()
     if target <= 0:
         return Wbar
-    E = E / lp_norm(E, p)
-    D = lambda r: float(directional_bregman(Wbar, Wbar + r * E, p))  # noqa: E731
+    E, unit = E / lp_norm(E, p), normalize(Wbar, p)
+    D = lambda r: float(bregman(unit, normalize(Wbar + r * E, p), p))  # noqa: E731  (directional_bregman(Wbar, .))
     lo, hi = 0.0, 1e-8
     while D(hi) < target:
         lo, hi = hi, 2 * hi

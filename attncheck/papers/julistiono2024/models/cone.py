@@ -75,6 +75,5 @@ def inner_mm(case, xp):
 def pi_emp(case, xp):
     """pi_emp(W) = <grad L, bar W> / <grad L, bar W_mm> - 1 (both negative in the cone)."""
     g = case.geom
-    num = md.grad_inner(case.data, case.W, case.Wbar, xp=xp)
-    den = inner_mm(case, xp) / g.svm.norm
-    return num / den - 1
+    num, den = md.grad_inners(case.data, case.W, (case.Wbar, g.W_mm), xp=xp)
+    return num / (den / g.svm.norm) - 1

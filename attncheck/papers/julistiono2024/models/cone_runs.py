@@ -127,23 +127,33 @@ def eq29(tr, eta, xp):
 _LONG_RUNS: dict = {}
 
 
-def _long_state(seed, p, K):
-    """(N_K, bar D_K) of the run from ConeCase(1, seed, p, 0.5, 0), K plain steps with eta = 1 (float64, the dual point
-    as state, as in md.track); runs are continued from their last state (longer K reuse shorter ones)."""
-    key = (seed, p)
-    if key not in _LONG_RUNS:
-        case = ConeCase(1.0, seed, p, 0.5, 0, eta=1.0)
-        _LONG_RUNS[key] = case, 0, md.mirror_map(case.W, p), {}
-    case, k, theta, seen = _LONG_RUNS[key]
+def _long_states(p, K):
+    """[(N_K, bar D_K)] of the runs from ConeCase(1, seed, p, 0.5, 0), seed in SEEDS, K plain steps with eta = 1
+    (float64, the dual point as state, as in md.track), advanced together (md.iterate on the list of datasets); the
+    runs are continued from their last state (longer K reuse shorter ones)."""
+    if p not in _LONG_RUNS:
+        cases = [ConeCase(1.0, seed, p, 0.5, 0, eta=1.0) for seed in SEEDS]
+        _LONG_RUNS[p] = cases, 0, _start(cases, p), {}
+    cases, k, theta, seen = _LONG_RUNS[p]
     if K not in seen:
         if K < k:  # an earlier K than the state reached: start again
-            k, theta = 0, md.mirror_map(case.W, p)
-        theta = md.iterate(case.data, theta, p, 1.0, K - k)
-        W = md.inverse_mirror_map(theta, p)
-        N = float(md.lp_norm(W, p))
-        seen[K] = N, float(md.bregman(md.normalize(case.geom.W_mm, p), W / N, p))
-        _LONG_RUNS[key] = case, K, theta, seen
+            k, theta = 0, _start(cases, p)
+        theta = md.iterate([case.data for case in cases], theta, p, 1.0, K - k)
+        seen[K] = [_state(case, th, p) for case, th in zip(cases, theta, strict=True)]
+        _LONG_RUNS[p] = cases, K, theta, seen
     return seen[K]
+
+
+def _start(cases, p):
+    """The runs' dual points grad psi(W(0)), one per case."""
+    return np.stack([md.mirror_map(case.W, p) for case in cases])
+
+
+def _state(case, theta, p):
+    """(||W||_p, bar D) at the dual point theta of the run from ``case``."""
+    W = md.inverse_mirror_map(theta, p)
+    N = float(md.lp_norm(W, p))
+    return N, float(md.bregman(md.normalize(case.geom.W_mm, p), W / N, p))
 
 
 class LongRuns:
@@ -151,7 +161,7 @@ class LongRuns:
 
     def __init__(self, K, p):
         self.K, self.p = K, p
-        self.N, self.D = map(np.array, zip(*(_long_state(s, p, K) for s in SEEDS), strict=False))
+        self.N, self.D = map(np.array, zip(*_long_states(p, K), strict=True))
 
     def __repr__(self):
         return f"LongRuns(K={self.K}, p={self.p}, seeds={SEEDS})"

@@ -15,6 +15,7 @@ Matrices are d x d; samples carry a leading axis of length n.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 import mpmath
@@ -27,7 +28,9 @@ from attncheck.papers.julistiono2024.data.mirror_descent import AttData
 
 
 def _sign(a, xp=F64):
-    """sign(a) in {-1, 0, 1}, for float and mpmath arrays alike."""
+    """sign(a) in {-1, 0, 1}, for float and mpmath arrays alike (float64: np.sign; NaN stays NaN, as the maps do)."""
+    if xp.native:
+        return np.sign(np.asarray(a, dtype=float))
     a = xp.asarray(a)
     pos = np.asarray(a > 0, dtype=bool)
     neg = np.asarray(a < 0, dtype=bool)
@@ -94,13 +97,21 @@ def bregman_terms(x, y, p, xp=F64):
     if not np.any(small):
         return direct
     us = np.where(small, u, 0.0)
-    coef, series, power = 1.0, np.zeros_like(us), us.copy()
-    for k in range(1, SERIES_TERMS + 1):
-        coef *= (p - k + 1) / k  # binom(p, k)
-        if k >= 2:
-            series = series + coef * power
-        power = power * us
+    terms = np.multiply.accumulate(us[None].repeat(SERIES_TERMS, axis=0), axis=0)  # u^1, ..., u^8
+    terms[1:] *= np.reshape(_binomials(float(p))[1:], (-1,) + (1,) * us.ndim)  # c_k u^k, k >= 2
+    terms[0] = 0.0
+    series = np.add.accumulate(terms, axis=0)[-1]  # 0 + c_2 u^2 + ... + c_8 u^8, summed in that order
     return np.where(small, np.abs(y) ** p / p * series, direct)
+
+
+@lru_cache(maxsize=64)
+def _binomials(p):
+    """binom(p, k) for k = 1..SERIES_TERMS, each from the one before (the series coefficients of bregman_terms)."""
+    coef, out = 1.0, []
+    for k in range(1, SERIES_TERMS + 1):
+        coef *= (p - k + 1) / k
+        out.append(coef)
+    return np.array(out)
 
 
 def bregman_scale(W, V, p, xp=F64):
@@ -151,8 +162,30 @@ def scores(data, W, xp=F64):
     W = xp.asarray(W)
     if xp.native:
         return np.einsum("itd,id->it", data.X, np.asarray(data.z) @ W.T)
-    Wz = np.asarray(data.z) @ W.T  # (n, d); object matmul sums the products in order, without temporaries
-    return (np.asarray(data.X) @ Wz[:, :, None])[..., 0]
+    X, z = _exact_tokens(data)
+    Wz = z @ W.T  # (n, d); object matmul sums the products in order, without temporaries
+    return (X @ Wz[:, :, None])[..., 0]
+
+
+_EXACT_TOKENS: dict = {}
+
+
+def _exact_tokens(data):
+    """data.X and data.z as mpf object arrays, cached per dataset: each float64 entry converted once, exactly (53
+    bits), so the mpmath products are those of the float entries, without a conversion per product."""
+    held = _EXACT_TOKENS.get(id(data))
+    if held is None or held[0] is not data:
+        if len(_EXACT_TOKENS) > 64:
+            _EXACT_TOKENS.clear()
+        with mpmath.workprec(53):
+            held = data, *(_to_mpf(np.asarray(a)) for a in (data.X, data.z))
+        _EXACT_TOKENS[id(data)] = held
+    return held[1:]
+
+
+def _to_mpf(a):
+    """a float array as mpf objects (an object array is kept as it is)."""
+    return a if a.dtype == object else np.frompyfunc(mpmath.mpf, 1, 1)(a)
 
 
 def softmax(h, xp=F64):
@@ -167,7 +200,8 @@ def softmax(h, xp=F64):
 def gammas(data, v=None, xp=F64):
     """gamma_it = Y_i v^T x_it, shape (n, T) (Section 1.1)."""
     v = data.v if v is None else v
-    return np.asarray(data.Y)[:, None] * xp.sum(np.asarray(data.X) * xp.asarray(v), axis=-1)
+    X = np.asarray(data.X) if xp.native else _exact_tokens(data)[0]
+    return np.asarray(data.Y)[:, None] * xp.sum(X * xp.asarray(v), axis=-1)
 
 
 def outputs(data, W, v=None, xp=F64):
@@ -209,13 +243,29 @@ def grad_inner(data, W, V, v=None, xp=F64):
     Lemma 17 in the pairwise form of the claims file (Section 2 preamble): every difference
     is formed before it is weighted, so the sign is right at any ||W||.
     """
+    return grad_inners(data, W, (V,), v, xp)[0]
+
+
+def grad_inners(data, W, Vs, v=None, xp=F64):
+    """[grad_inner(data, W, V) for V in Vs], with the scores, weights and gammas at W formed once (V = W: g = h)."""
     h = scores(data, W, xp)
     s = softmax(h, xp)
     gamma = gammas(data, v, xp)
-    g = scores(data, V, xp)
-    pair = s[:, :, None] * s[:, None, :] * (gamma[:, :, None] - gamma[:, None, :]) * (g[:, :, None] - g[:, None, :])
+    weights = s[:, :, None] * s[:, None, :] * (gamma[:, :, None] - gamma[:, None, :])
     lp = logistic_prime(xp.sum(gamma * s, axis=-1), xp)
-    return xp.sum(lp * xp.sum(xp.sum(pair, axis=-1), axis=-1) / 2.0) / len(data.Y)
+    out = []
+    for V in Vs:
+        g = h if V is W else scores(data, V, xp)
+        pair = weights * (g[:, :, None] - g[:, None, :])
+        out.append(xp.sum(lp * xp.sum(xp.sum(pair, axis=-1), axis=-1) / 2.0) / len(data.Y))
+    return out
+
+
+def grad_loss(data, W, v=None, xp=F64):
+    """(grad L(W), L(W)) from one evaluation of the scores, weights and gammas at W (:func:`grad`, :func:`loss`)."""
+    h = scores(data, W, xp)
+    s, gamma = softmax(h, xp), gammas(data, v, xp)
+    return _grad(data, h, s, gamma, xp), xp.sum(logistic(xp.sum(gamma * s, axis=-1), xp)) / len(data.Y)
 
 
 def grad(data, W, v=None, xp=F64):
@@ -241,6 +291,41 @@ def _grad(data, h, s, gamma, xp):
         return (lp[:, None] * np.einsum("it,itd->id", s * c, dX)).T @ np.asarray(data.z) / len(data.Y)
     u = xp.sum((s * c)[:, :, None] * dX, axis=1)  # X_i^T S' gamma_i, (n, d)
     return xp.sum((lp[:, None] * u)[:, :, None] * np.asarray(data.z)[:, None, :], axis=0) / len(data.Y)
+
+
+class Gradient:
+    """grad L(W) in float64, for the long runs: :func:`grad`'s operations (Lemma 17, pairwise form) with what does not
+    depend on W (the gammas, their pairwise differences gamma_it - gamma_itau, the token differences x_it - x_ia for
+    every anchor a) formed once, so each call is the same arithmetic as ``grad(data, W)``.
+
+    data: one dataset, or a list of datasets of one shape (n, T, d); then W carries a leading axis, one matrix per
+    dataset, and the runs advance together (every operation acts per dataset, elementwise or along its own axes).
+    """
+
+    def __init__(self, data, v=None):
+        many = isinstance(data, list)
+        stack = np.stack if many else (lambda parts: parts[0])
+        parts = data if many else [data]
+        self.X = stack([np.asarray(d.X, dtype=float) for d in parts])
+        self.z = stack([np.asarray(d.z, dtype=float) for d in parts])
+        self.gamma = stack([gammas(d, v) for d in parts])
+        self.n = len(parts[0].Y)
+        self.gamma_pairs = self.gamma[..., :, None] - self.gamma[..., None, :]
+        self.dX = self.X[..., None, :, :] - self.X[..., :, None, :]  # dX[i, a, t] = x_it - x_ia
+        self.rows = np.ix_(*map(np.arange, self.gamma.shape[:-1]))  # (dataset,) sample indices
+
+    def __call__(self, W):
+        h = np.einsum("...itd,...id->...it", self.X, self.z @ W.swapaxes(-1, -2))
+        if np.logical_and.reduce(np.isfinite(h), axis=None):  # softmax's float path, reductions called directly
+            e = np.exp(h - np.maximum.reduce(h, axis=-1, keepdims=True))
+            s = e / np.add.reduce(e, axis=-1, keepdims=True)
+        else:
+            s = softmax(h)
+        c = np.add.reduce(s[..., None, :] * self.gamma_pairs, axis=-1)
+        dX = self.dX[(*self.rows, h.argmax(axis=-1))]
+        lp = -1.0 / (1.0 + np.exp(np.add.reduce(self.gamma * s, axis=-1)))
+        inner = lp[..., None] * np.einsum("...it,...itd->...id", s * c, dX)
+        return inner.swapaxes(-1, -2) @ self.z / self.n
 
 
 def grad_dense(data, W, v=None, xp=F64):
@@ -287,6 +372,8 @@ EPS = float(np.finfo(float).eps)
 
 def md_step(W, G, eta, p, normalized=False, xp=F64):
     """One mirror-descent step grad psi(W+) = grad psi(W) - eta G; normalized: G / (||G||_q + eps)."""
+    if xp.native:
+        return MirrorStep(eta, p, normalized)(np.asarray(W, dtype=float), np.asarray(G, dtype=float))
     if normalized:
         G = xp.asarray(G) / (lp_norm(G, dual_exponent(p, xp), xp) + EPS)
     G, W = xp.asarray(G), xp.asarray(W)
@@ -294,12 +381,39 @@ def md_step(W, G, eta, p, normalized=False, xp=F64):
     return xp.where(np.asarray(G == 0, dtype=bool), W, moved)  # exact where the gradient entry is 0
 
 
+class MirrorStep:
+    """md_step in float64 for one (eta, p): the exponents p - 1, 1/(p - 1), q and 1/q formed once, then per step
+    the same operations as md_step and lp_norm, without the backend's dispatch."""
+
+    def __init__(self, eta, p, normalized=False):
+        p = np.asarray(p, dtype=float)
+        self.eta, self.normalized = eta, normalized
+        self.up, self.down = p - 1, 1 / (p - 1)
+        self.q = np.asarray(p / (p - 1))
+        self.q_root = 1 / self.q
+
+    def __call__(self, W, G):
+        if self.normalized:
+            G = G / (self._dual_norm(G) + EPS)
+        theta = np.sign(W) * np.abs(W) ** self.up - self.eta * G
+        return np.where(G == 0, W, np.sign(theta) * np.abs(theta) ** self.down)
+
+    def _dual_norm(self, G):
+        """lp_norm(G, q)."""
+        a = np.abs(G)
+        top = np.maximum.reduce(a, axis=None)
+        if top == 0:
+            return 0.0 * top
+        return top * np.add.reduce((a / top) ** self.q, axis=None) ** self.q_root
+
+
 def attgd(data, W0, p, eta, steps, normalized=False, every=1):
     """ell_p-AttGD from W0 (v fixed): the iterates W(0), W(every), ... (float64), shape (K, d, d)."""
+    gradient, step = Gradient(data), MirrorStep(eta, p, normalized)
     W = np.array(W0, dtype=float)
     out = [W.copy()]
     for k in range(1, steps + 1):
-        W = md_step(W, grad(data, W), eta, p, normalized)
+        W = step(W, gradient(W))
         if k % every == 0:
             out.append(W.copy())
     return np.stack(out)
@@ -307,9 +421,11 @@ def attgd(data, W0, p, eta, steps, normalized=False, every=1):
 
 def iterate(data, theta, p, eta, steps):
     """``steps`` un-normalized ell_p-AttGD steps from the dual point theta = grad psi(W) (float64, v fixed), as in
-    :func:`track` without its per-step quantities: the dual point after the last step."""
+    :func:`track` without its per-step quantities: the dual point after the last step. data may be a list of
+    datasets of one shape, theta then one dual point per dataset (the runs advance together, see Gradient)."""
+    gradient = Gradient(data)
     for _ in range(steps):
-        theta = theta - eta * grad(data, inverse_mirror_map(theta, p))
+        theta = theta - eta * gradient(inverse_mirror_map(theta, p))
     return theta
 
 
@@ -364,9 +480,11 @@ def loss_decrease(data, W, dW, v=None, xp=F64):
     u' - u = sum_{t != a} (gamma_t - gamma_a)(s'_t - s_t) and ell(u) - ell(u') = -log1p(e^-u expm1(u - u') /
     (1 + e^-u)))."""
     h = scores(data, W, xp)
-    dh = scores(data, dW, xp)
-    s = softmax(h, xp)
-    g = gammas(data, v, xp)
+    return _loss_decrease(h, softmax(h, xp), gammas(data, v, xp), scores(data, dW, xp), xp)
+
+
+def _loss_decrease(h, s, g, dh, xp):
+    """loss_decrease from the scores h at W, their softmax s, the gammas g and the score changes dh."""
     rows = np.arange(len(g))
     a = np.argmax(xp.to_float(h), axis=-1)
     rel = dh - dh[rows, a][:, None]
@@ -443,7 +561,8 @@ def track(data, W0, W_mm, p, eta, steps, theta0=None, anchor=None, xp=F64) -> Tr
             D, incr = 1 - xp.sum(theta * Wbar_mm) / Np1, (None, None)
         else:
             D = bregman(Wbar_mm, W / N, p)
-            incr = dual_norm_increment(theta, step, q), loss_decrease(data, W, primal_increment(theta, step, p))
+            dh = scores(data, primal_increment(theta, step, p))
+            incr = dual_norm_increment(theta, step, q), _loss_decrease(h, s, gamma, dh, xp)
         # G = 0 (underflow): Lemma 21's inequality reads 0 >= 0 and holds with pi = 0
         pi = gW / N / g - 1 if g != 0 else 0 * N
         L = _loss_excess(s, gamma, anchor, xp) if mp or k == 0 else rows[-1][3] - rows[-1][7]

@@ -20,6 +20,12 @@ def step(case, xp, W=None):
     return md.md_step(W, md.grad(data_, W, xp=xp), case.eta, case.p, xp=xp)
 
 
+def descent(case, xp):
+    """(W(k+1), grad L(W(k)), L(W(k))) at W(k) = case.W, in the backend xp, from one evaluation of the scores at W(k)."""
+    G, L = md.grad_loss(data(case), case.W, xp=xp)
+    return md.md_step(case.W, G, case.eta, case.p, xp=xp), G, L
+
+
 def abs_inner(A, B, xp):
     """<|A|, |B|>, the rounding scale of <A, B>."""
     return xp.sum(xp.abs(xp.asarray(A)) * xp.abs(xp.asarray(B)))

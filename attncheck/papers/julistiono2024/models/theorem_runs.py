@@ -29,6 +29,18 @@ def run(seed, p, w):
     return data, Ws, alpha
 
 
+@cache
+def solution(seed, alpha, p):
+    """The ell_p-AttSVM of ``section_4_1(seed)`` for the tokens alpha (a tuple), shared by the runs that select them."""
+    return svm.att_svm(section_4_1(seed), np.array(alpha), p)
+
+
+@cache
+def geometry(seed, alpha, p):
+    """The cone geometry (Sections 1.6-1.7) of ``section_4_1(seed)`` for the tokens alpha (a tuple)."""
+    return svm.cone_geometry(section_4_1(seed), np.array(alpha), p)
+
+
 #: the matched claim's longer run (the same W(0)): the selected tokens must be settled over its second half
 LONG_STEPS = 10_000
 LONG_EVERY = 100
@@ -37,10 +49,11 @@ LONG_EVERY = 100
 @cache
 def long_run(seed, p, w):
     """Section 4.1's run continued to LONG_STEPS steps: the data, the iterates every LONG_EVERY steps and the
-    tokens each iterate selects (argmax of its softmax, per sample), shape (K, n)."""
-    data = section_4_1(seed)
-    W0 = np.random.default_rng(w).standard_normal((10, 10))
-    Ws = md.attgd(data, W0, p, 0.1, LONG_STEPS, normalized=True, every=LONG_EVERY)
+    tokens each iterate selects (argmax of its softmax, per sample), shape (K, n). Its first STEPS steps are
+    :func:`run`'s (the same W(0)), continued from run's last iterate."""
+    data, head, _ = run(seed, p, w)
+    tail = md.attgd(data, head[-1], p, 0.1, LONG_STEPS - STEPS, normalized=True, every=LONG_EVERY)
+    Ws = np.concatenate([head[::LONG_EVERY // EVERY], tail[1:]])
     return data, Ws, np.array([np.argmax(md.scores(data, W), axis=-1) for W in Ws])
 
 
