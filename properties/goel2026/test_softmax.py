@@ -602,9 +602,11 @@ def _queries(case, rng, size):
 _sq_mean = sf.sq_mean
 
 
-def _rate(cid, source, statement, provenance, power, stat, *, integrated=False, quantity="", path=RATES,
+def _rate(cid, source, statement, provenance, power, rows, reduce, *, integrated=False, quantity="", path=RATES,
           space=None, inputs=None, unchecked=None, shared=(), notes=None):
-    """An asymptotic claim: n^power * stat(case, draws) stays bounded along n. ``provenance``: (tag, note)."""
+    """An asymptotic claim: n^power * reduce(rows(case, draws)) stays bounded along n, ``rows`` giving the
+    per-draw values (an array or a tuple of arrays, one row per draw), evaluated once for all the batches of
+    the batch-means standard error. ``provenance``: (tag, note)."""
 
     @claim(
         cid, kind="asymptotic", carry_worst=True, source=f"{PAPER}, {source}", statement=statement,
@@ -622,7 +624,7 @@ def _rate(cid, source, statement, provenance, power, stat, *, integrated=False, 
             }),
     )
     def evaluate(case, R, xp):
-        return batch_estimate(lambda draws: stat(case, draws), R).scaled(case.n ** power)
+        return batch_estimate(reduce, rows(case, R)).scaled(case.n ** power)
 
     return evaluate
 
@@ -634,7 +636,7 @@ def _m_rows(case, x):
 lemma_10_rate = _rate(
     "goel2026/lemma-10/rate", "Lemma 10", r"j\ne i:\ \operatorname{Var}_{-i}(p_{ij})=O(1/n^2)",
     ("RECONSTRUCTED", "claims file Lemma 10: O(q e^{2q}/n^2)"), 2,
-    lambda c, K: float(np.mean(np.var(sm.query(c.x_i, c.B, K).p_other, axis=0, ddof=1))),
+    lambda c, K: sm.query(c.x_i, c.B, K).p_other, sf.mean_var,
     quantity="Var_{-i}(p_ij), averaged over the n - 1 exchangeable j")
 
 _stein_mean_gap = sf.mean_gap_draws
@@ -647,14 +649,13 @@ STEIN_ESTIMATE = ("estimated through the exact Stein form of lemma-11/identity (
 lemma_11_rate = _rate(
     "goel2026/lemma-11/rate", "Lemma 11", r"\|\mathbb E_{-i}\mu_i-m_i\|\le(c_1(x_i)+c_2(x_i))/n",
     ("DERIVED", "claims file Lemma 11: the norm is O(1/n)"), 1,
-    lambda c, K: math.sqrt(max(0.0, _sq_mean(_stein_mean_gap(c.x_i, c.B, c.problem.Sigma, K)))),
+    lambda c, K: _stein_mean_gap(c.x_i, c.B, c.problem.Sigma, K), sf.norm_mean,
     quantity="||E_{-i} mu_i - m_i|| (unbiased squared norm of the mean, then the root); " + STEIN_ESTIMATE)
 
 lemma_12_rate = _rate(
     "goel2026/lemma-12/rate", "Lemma 12", r"\mathbb E_i\|\mathbb E_{-i}\mu_i-m_i\|^2=O(1/n^2)",
     ("RECONSTRUCTED", "claims file Lemmas 12-13: the x_i-integrated Lemma 11; proof empty in the extraction"), 2,
-    lambda c, R: float(np.mean(np.sum(_stein_mean_gap(R[0], c.B, c.problem.Sigma, R[1])
-                                      * _stein_mean_gap(R[0], c.B, c.problem.Sigma, R[2]), axis=1))),
+    lambda c, R: tuple(_stein_mean_gap(R[0], c.B, c.problem.Sigma, K) for K in R[1:]), sf.pair_mean,
     integrated=True, space=lambda n: _integrated_space(n, c_max=0.2), shared=(A3, SQUARES),
     inputs=("x_i ~ N(0, Sigma) integrated, B = Sigma^{-1/2} C Sigma^{-1/2} with ||C||_op in [0, 0.2], d in {1, 2, 3}, "
             "cond(Sigma) in [1, 10]"),
@@ -681,7 +682,7 @@ lemma_20_rate = _rate(
     r"\|\mathbb E_{-i}C_i-\Sigma\|_F\le(c_7(x_i)+\dots+c_{12}(x_i))/n",
     ("RECONSTRUCTED", "claims file Lemma 20: the statement is lost; 'bounded by a self-interaction plus a "
                       "cross-interaction term, O(1/n)'"), 1,
-    lambda c, K: math.sqrt(max(0.0, _sq_mean(_stein_cov_gap(c, K)))),
+    _stein_cov_gap, sf.norm_mean,
     path={"quick": [256, 1024, 4096], "deep": [256, 1024, 4096, 16384, 65536]},
     quantity="||E_{-i} C_i - Sigma||_F (unbiased squared norm of the mean, then the root), estimated through the "
              "exact Stein forms of lemma-20/identity and lemma-11/identity (checked there), whose terms are O(1/n) "
@@ -706,19 +707,19 @@ _mu_var = sf.mu_var
 lemma_13_rate = _rate(
     "goel2026/lemma-13/rate", "Lemma 13", r"\|\mathbb E[\mu_i\mu_i^\top]-\mathbb E[m_im_i^\top]\|_F^2=O(1/n)",
     ("RECONSTRUCTED", "claims file Lemmas 12-13"), 1,
-    lambda c, R: _sq_mean(_mumu(sm.query(R[0], c.B, R[1])) - _mm_rows(c, R[0])),
+    lambda c, R: _mumu(sm.query(R[0], c.B, R[1])) - _mm_rows(c, R[0]), _sq_mean,
     integrated=True, quantity="||E[mu mu^T - m m^T]||_F^2 (unbiased)")
 
 lemma_14_rate = _rate(
     "goel2026/lemma-14/rate", "Lemma 14 (Gaussian Poincare)", r"\operatorname{tr}\operatorname{Var}_{-i}(\mu_i)=O(1/n)",
     ("RECONSTRUCTED", "claims file Lemma 14"), 1,
-    lambda c, K: float(np.sum(np.var(sm.query(c.x_i, c.B, K).mu, axis=0, ddof=1))),
+    lambda c, K: sm.query(c.x_i, c.B, K).mu, sf.sum_var,
     quantity="tr Var_{-i}(mu_i)")
 
 lemma_15_rate = _rate(
     "goel2026/lemma-15/rate", "Lemma 15", r"\|\mathbb E_{-i}[\mu_i\mu_i^\top]-m_im_i^\top\|_F^2\le c_5/n+c_6/n^2",
     ("RECONSTRUCTED", "claims file Lemma 15; the statement is missing from the extraction"), 1,
-    lambda c, K: _sq_mean(_mumu(sm.query(c.x_i, c.B, K)) - np.outer(c.m, c.m)),
+    lambda c, K: _mumu(sm.query(c.x_i, c.B, K)) - np.outer(c.m, c.m), _sq_mean,
     quantity="||E_{-i}[mu mu^T] - m m^T||_F^2 (unbiased)")
 
 lemma_16_rate = _rate(
@@ -726,8 +727,7 @@ lemma_16_rate = _rate(
     r"\mathbb E_i\|\mathbb E_{-i}[\mu_i\mu_i^\top]-m_im_i^\top\|_F^2=O(1/n)",
     ("UNKNOWN", "statement (claims file: 'x_i-integrated versions via Hoelder'); RECONSTRUCTED here as the "
                 "integrated Lemma 15"), 1,
-    lambda c, R: float(np.mean(np.sum((_mumu(sm.query(R[0], c.B, R[1])) - _mm_rows(c, R[0]))
-                                      * (_mumu(sm.query(R[0], c.B, R[2])) - _mm_rows(c, R[0])), axis=(1, 2)))),
+    lambda c, R: tuple(_mumu(sm.query(R[0], c.B, K)) - _mm_rows(c, R[0]) for K in R[1:]), sf.pair_mean,
     integrated=True, shared=(SQUARES,),
     quantity="E_i ||E_{-i}[mu mu^T] - m m^T||_F^2 (product of two independent key sets). Rate: O(1/n) for this "
              "square, Lemma 15's c_5/n + c_6/n^2 form ('goel2026/squared-rates'); ||C||_op reaches 0.5 here, where "
@@ -738,28 +738,27 @@ lemma_17_rate = _rate(
     "goel2026/lemma-17/rate", "Lemma 17", r"\mathbb E_i\operatorname{tr}\operatorname{Var}_{-i}(\mu_i)=O(1/n)",
     ("UNKNOWN", "statement (claims file: 'x_i-integrated versions'); RECONSTRUCTED here as the integrated "
                 "Lemma 14"), 1,
-    lambda c, R: _mu_var(sm.query(R[0], c.B, R[1]).mu, sm.query(R[0], c.B, R[2]).mu),
+    lambda c, R: tuple(sm.query(R[0], c.B, K).mu for K in R[1:]), _mu_var,
     integrated=True, quantity="E||mu||^2 - E[mu . mu'] with mu' from independent keys (unbiased)")
 
 lemma_18_rate = _rate(
     "goel2026/lemma-18/rate", "Lemma 18 (as used in Theorem 4)", r"\|\mathbb E[x_i(\mu_i-m_i)^\top]\|_F^2=O(1/n)",
     ("RECONSTRUCTED", "claims file Lemmas 16-18: the example it gives"), 1,
-    lambda c, R: _sq_mean(R[0][:, :, None] * (sm.query(R[0], c.B, R[1]).mu - _m_rows(c, R[0]))[:, None, :]),
+    lambda c, R: R[0][:, :, None] * (sm.query(R[0], c.B, R[1]).mu - _m_rows(c, R[0]))[:, None, :], _sq_mean,
     integrated=True, quantity="||E[x_i (mu_i - m_i)^T]||_F^2 (unbiased)")
 
 lemma_19_rate = _rate(
     "goel2026/lemma-19/rate", "Lemma 19 (Gaussian Poincare)",
     r"\operatorname{tr}\operatorname{Var}_{-i}(\mu_i\mu_i^\top)=O(1/n)",
     ("RECONSTRUCTED", "claims file Lemma 19"), 1,
-    lambda c, K: float(np.sum(np.var(_mumu(sm.query(c.x_i, c.B, K)).reshape(len(K), -1), axis=0, ddof=1))),
+    lambda c, K: _mumu(sm.query(c.x_i, c.B, K)), sf.sum_var,
     quantity="sum of the variances of the entries of mu_i mu_i^T")
 
 lemma_21_rate = _rate(
     "goel2026/lemma-21/rate", "Lemma 21", r"\mathbb E_i\|\mathbb E_{-i}C_i-\Sigma\|_F^2=O(1/n)",
     ("UNKNOWN", "statement (claims file: 'integrated versions, finite by Lemma 7'); RECONSTRUCTED as the "
                 "integrated Lemma 20 squared, in the paper's O(1/n)-for-squares convention"), 1,
-    lambda c, R: float(np.mean(np.sum((sm.query(R[0], c.B, R[1]).cov() - c.problem.Sigma)
-                                      * (sm.query(R[0], c.B, R[2]).cov() - c.problem.Sigma), axis=(1, 2)))),
+    lambda c, R: tuple(sm.query(R[0], c.B, K).cov() - c.problem.Sigma for K in R[1:]), sf.pair_mean,
     integrated=True, shared=(SQUARES,),
     quantity="E_i ||E_{-i} C_i - Sigma||_F^2 (product of two independent key sets). Rate: O(1/n) for this square "
              "('goel2026/squared-rates'), although lemma-20/rate reads the norm itself as O(1/n); ||C||_op reaches "
@@ -771,12 +770,12 @@ lemma_22_rate = _rate(
     ("UNKNOWN", "statement (claims file: 'controls the third term of the B-gradient error in Theorem 4'); "
                 "RECONSTRUCTED with r_i^T A replaced by x_i^T (a linear function of x_i, as r_i is near the "
                 "manifold)"), 1,
-    lambda c, R: _sq_mean(np.einsum("sa,sb,sbc->sac", R[0], R[0], sm.query(R[0], c.B, R[1]).cov()
-                                    - c.problem.Sigma)),
+    lambda c, R: np.einsum("sa,sb,sbc->sac", R[0], R[0], sm.query(R[0], c.B, R[1]).cov() - c.problem.Sigma),
+    _sq_mean,
     integrated=True, quantity="||E[x_i x_i^T (C_i - Sigma)]||_F^2 (unbiased)")
 
 lemma_23_rate = _rate(
     "goel2026/lemma-23/rate", "Lemma 23 (Gaussian Poincare)", r"\operatorname{tr}\operatorname{Var}_{-i}(C_i)=O(1/n)",
     ("RECONSTRUCTED", "claims file Lemma 23"), 1,
-    lambda c, K: float(np.sum(np.var(sm.query(c.x_i, c.B, K).cov().reshape(len(K), -1), axis=0, ddof=1))),
+    lambda c, K: sm.query(c.x_i, c.B, K).cov(), sf.sum_var,
     quantity="sum of the variances of the entries of C_i")

@@ -177,7 +177,8 @@ def test_regularizer_bias_draws_drop_a_mean_zero_linear_term(problem):
 @pytest.mark.parametrize("per_draw", [False, True])
 def test_query_moments_match_the_dense_softmax(per_draw):
     """softmax_moments.query and QueryDraws.cov (batched products, self-term included) against the softmax
-    of the n scores x_j^T B^T x_i written out per draw, and draw_keys against z L^T on the same stream."""
+    of the n scores x_j^T B^T x_i written out per draw, and draw_keys against z L^T on the same stream (both
+    also chunked: the same values to the bit)."""
     from attncheck.papers.goel2026.models import softmax_moments as sm
     rng = np.random.default_rng(21)
     d, n, size = 3, 7, 5
@@ -186,8 +187,10 @@ def test_query_moments_match_the_dense_softmax(per_draw):
     keys = sm.draw_keys(Sigma, np.random.default_rng(4), n, size)
     z = np.random.default_rng(4).standard_normal((size, n - 1, d))
     np.testing.assert_allclose(keys, z @ np.linalg.cholesky(Sigma).T, rtol=1e-13, atol=1e-13)
+    np.testing.assert_array_equal(sm.draw_keys(Sigma, np.random.default_rng(4), n, size, rows=4), keys)  # chunked
     x = rng.standard_normal((size, d)) if per_draw else rng.standard_normal(d)
     D = sm.query(x, B, keys)
+    np.testing.assert_array_equal(D.cov(rows=1), D.cov())  # one draw per chunk
     for s in range(size):
         xi = x[s] if per_draw else x
         X = np.vstack([xi, keys[s]])  # all n keys, the query's own first

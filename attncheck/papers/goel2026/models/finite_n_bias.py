@@ -35,17 +35,21 @@ def stein_mean_gap(D: sm.QueryDraws, m) -> np.ndarray:
     return D.p_self[:, None] * (D.x_i - m) - (D.p_other ** 2).sum(axis=1)[:, None] * m
 
 
-def stein_cov_gap(D: sm.QueryDraws, m, Sigma) -> np.ndarray:
-    """Per draw, a (d, d) variable with E_{-i} = E_{-i} C_i - Sigma (Lemma 20):
-    p_ii (x x^T - Sigma - m m^T) - sum_j (3p_ij^2 - 2p_ij^3) m m^T - (g m^T + m g^T + delta delta^T),
-    the last bracket being m m^T - mu mu^T with delta -> g in its linear terms."""
-    size = len(D.p_self)
-    x, m = np.broadcast_to(D.x_i, D.mu.shape), np.broadcast_to(m, D.mu.shape)
-    g = stein_mean_gap(D, m)
-    mm, dm = _outer(m, m), D.mu - m
-    w = (3 * D.p_other ** 2 - 2 * D.p_other ** 3).sum(axis=1)
-    return (D.p_self[:, None, None] * (_outer(x, x) - Sigma - mm) - w[:, None, None] * mm
-            - (_outer(g, m) + _outer(m, g) + _outer(dm, dm))).reshape(size, *Sigma.shape)
+def _dot(a, b):
+    """Row-wise a . b, as a column (size, 1)."""
+    return np.einsum("sa,sa->s", a, b)[:, None]
+
+
+def stein_cov_gap_times(D: sm.QueryDraws, m, g, v, Sigma) -> np.ndarray:
+    """Per draw Gamma~ v (size, d), Gamma~ the symmetric Stein form of C_i - Sigma (Lemma 20, E_{-i} Gamma~ =
+    E_{-i} C_i - Sigma): p_ii (x x^T - Sigma - m m^T) - sum_j (3p_ij^2 - 2p_ij^3) m m^T - (g m^T + m g^T +
+    delta delta^T), the last bracket being m m^T - mu mu^T with delta -> g in its linear terms; by inner
+    products, never the (size, d, d) array."""
+    x, dm, p = D.x_i, D.mu - m, D.p_other
+    w = (p * p * (3 - 2 * p)).sum(axis=1)[:, None]  # sum_j 3p_ij^2 - 2p_ij^3, without the slow power p^3
+    vm = _dot(v, m)
+    return (D.p_self[:, None] * (_dot(v, x) * x - v @ Sigma - vm * m) - w * vm * m
+            - (_dot(v, g) * m + vm * g + _dot(v, dm) * dm))
 
 
 def _row_parts(A, B, problem: Problem, x, keys):
@@ -62,13 +66,15 @@ def gradient_bias_draws(A, B, problem: Problem, x, keys) -> np.ndarray:
     bias_A = -M x g^T + A (g m^T + m g^T + delta delta^T)   (from -M E[x delta^T] + A E[mu mu^T - m m^T]),
     bias_B = x (Err x)^T A Gamma~ + x g^T A^T A Sigma + x delta^T A^T A Gamma
     (from E grad_B L_n = E[x x^T Err^T A C] + E[x delta^T A^T A C], the noise term having mean 0),
-    Gamma~ the Stein form of C - Sigma, Gamma = C - Sigma itself (product of two fluctuations)."""
+    Gamma~ the Stein form of C - Sigma, Gamma = C - Sigma itself (product of two fluctuations).
+    Both are outer products x v^T: A (a b^T) = (A a) b^T and x (v^T G) = x (G^T v)^T, so no (d, d) product
+    per draw."""
     D, m, g, dm, Ex = _row_parts(A, B, problem, x, keys)
     S, AtA = problem.Sigma, A.T @ A
-    bA = -_outer(x @ problem.M.T, g) + A @ (_outer(g, m) + _outer(m, g) + _outer(dm, dm))
-    Gt = stein_cov_gap(D, m, S)
-    Gamma = D.cov() - S
-    bB = (_outer(x, Ex @ A) @ Gt + _outer(x, g @ AtA) @ S + _outer(x, dm @ AtA) @ Gamma)
+    bA = -_outer(x @ problem.M.T, g) + _outer(g @ A.T, m) + _outer(m @ A.T, g) + _outer(dm @ A.T, dm)
+    u = dm @ AtA
+    bB = _outer(x, stein_cov_gap_times(D, m, g, Ex @ A, S) + g @ AtA @ S
+                + np.einsum("sb,sbc->sc", u, D.cov()) - u @ S)
     return np.concatenate([bA.reshape(len(x), -1), bB.reshape(len(x), -1)], axis=1)
 
 

@@ -56,7 +56,7 @@ def angular_mean(Q, xp):
         phi0 = mpmath.atan2(2 * Q[0][1], Q[0][0] - Q[1][1]) / 2  # direction of the largest eigenvalue
 
         def f(phi):
-            c, s = mpmath.cos(phi), mpmath.sin(phi)
+            c, s = mpmath.cos_sin(phi)
             return 1 / (1 - 2 * (Q[0][0] * c * c + 2 * Q[0][1] * c * s + Q[1][1] * s * s))
 
         w = mpmath.sqrt(1 - (Q[0][0] + Q[1][1]) - mpmath.sqrt((Q[0][0] - Q[1][1]) ** 2 + 4 * Q[0][1] ** 2))
@@ -66,16 +66,24 @@ def angular_mean(Q, xp):
         return mpmath.quad(f, pts) / mpmath.pi
     if gap_too_small(Q):
         return float("nan")  # float64 cannot resolve the peak: let mpmath decide
-    prev = None
-    N = 256
-    while N <= 2**22:
-        phi = 2 * np.pi * np.arange(N) / N
-        c, s = np.cos(phi), np.sin(phi)
-        val = np.mean(1 / (1 - 2 * (Q[0][0] * c * c + 2 * Q[0][1] * c * s + Q[1][1] * s * s)))
+    N, prev = 256, None
+    f = _integrand(Q, np.arange(N), N)
+    while True:
+        val = np.mean(f)
         if prev is not None and abs(val - prev) <= 1e-15 * abs(val):
             return val
+        if N == 2**22:
+            return float("nan")  # the trapezoid rule did not converge in float64: let mpmath decide
         prev, N = val, 2 * N
-    return float("nan")  # the trapezoid rule did not converge in float64: let mpmath decide
+        # the even nodes 2 pi (2k) / N are those of N / 2 to the bit (N a power of 2): evaluate only the odd ones
+        f = np.stack([f, _integrand(Q, np.arange(1, N, 2), N)], axis=1).ravel()
+
+
+def _integrand(Q, k, N):
+    """1 / (1 - 2 u^T Q u) at the nodes phi = 2 pi k / N of :func:`angular_mean`'s trapezoid rule."""
+    phi = 2 * np.pi * k / N
+    c, s = np.cos(phi), np.sin(phi)
+    return 1 / (1 - 2 * (Q[0][0] * c * c + 2 * Q[0][1] * c * s + Q[1][1] * s * s))
 
 
 def level_Q_3d(C0, a, b, gap):

@@ -28,18 +28,33 @@ class QueryDraws:
     keys: np.ndarray  # (size, n - 1, d)
     x_i: np.ndarray  # (d,) or (size, d)
 
-    def cov(self) -> np.ndarray:
-        """C_i per draw, (size, d, d)."""
-        dx = self.keys - self.mu[:, None, :]
+    def cov(self, rows: int = 2**14) -> np.ndarray:
+        """C_i per draw, (size, d, d): the centred keys in chunks of at most ``rows`` key rows, so that
+        the (draws, n - 1, d) temporaries stay in cache."""
+        size, n1, d = self.keys.shape
+        out = np.empty((size, d, d))
+        step = max(1, rows // n1)
+        for a in range(0, size, step):
+            b = slice(a, a + step)
+            dx = self.keys[b] - self.mu[b, None, :]
+            np.matmul(np.swapaxes(dx * self.p_other[b, :, None], 1, 2), dx, out=out[b])
         d0 = self.x_i - self.mu
-        return np.swapaxes(dx * self.p_other[..., None], 1, 2) @ dx + self.p_self[:, None, None] * \
-            d0[:, :, None] * d0[:, None, :]
+        out += self.p_self[:, None, None] * d0[:, :, None] * d0[:, None, :]
+        return out
 
 
-def draw_keys(Sigma, rng, n: int, size: int) -> np.ndarray:
-    """x_{-i}: (size, n - 1, d) i.i.d. N(0, Sigma)."""
+def draw_keys(Sigma, rng, n: int, size: int, rows: int = 2**16) -> np.ndarray:
+    """x_{-i}: (size, n - 1, d) i.i.d. N(0, Sigma), z L^T with z standard normal rows drawn ``rows`` at a
+    time into one buffer (the same stream as one draw of all the rows, without its full-size temporary)."""
     d = Sigma.shape[0]
-    return (rng.standard_normal((size * (n - 1), d)) @ np.linalg.cholesky(Sigma).T).reshape(size, n - 1, d)
+    LT = np.linalg.cholesky(Sigma).T
+    out = np.empty((size * (n - 1), d))
+    z = np.empty((min(rows, len(out)), d))
+    for a in range(0, len(out), rows):
+        m = min(rows, len(out) - a)
+        rng.standard_normal(out=z[:m])
+        np.matmul(z[:m], LT, out=out[a:a + m])
+    return out.reshape(size, n - 1, d)
 
 
 def query(x_i, B, keys) -> QueryDraws:
@@ -50,8 +65,9 @@ def query(x_i, B, keys) -> QueryDraws:
     s = keys @ u if u.ndim == 1 else (keys @ u[:, :, None])[:, :, 0]
     top = np.maximum(s.max(axis=1), s_self)
     e_self = np.exp(s_self - top)
-    e = np.exp(s - top[:, None])
-    Z = e_self + e.sum(axis=1)
-    p_self, p_other = e_self / Z, e / Z[:, None]
+    p_other = np.exp(np.subtract(s, top[:, None], out=s), out=s)  # in place: one (size, n - 1) array
+    Z = e_self + p_other.sum(axis=1)
+    p_self = e_self / Z
+    p_other /= Z[:, None]
     mu = p_self[:, None] * x_i + (p_other[:, None, :] @ keys)[:, 0]
     return QueryDraws(p_self, p_other, mu, keys, x_i)

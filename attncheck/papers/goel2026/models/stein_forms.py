@@ -30,24 +30,50 @@ def sq_mean(v) -> float:
     return float(np.sum(v.mean(axis=0) ** 2) - np.sum(v.var(axis=0, ddof=1)) / len(v))
 
 
-def mean_gap_draws(x, B, Sigma, K):
+def norm_mean(v) -> float:
+    """||E v|| from draws v: the root of :func:`sq_mean`, 0 where that is negative."""
+    return math.sqrt(max(0.0, sq_mean(v)))
+
+
+def sum_var(v) -> float:
+    """tr Cov(v): the sum of the unbiased variances of the entries of the draws v (size, ...)."""
+    return float(np.sum(np.var(np.reshape(v, (len(v), -1)), axis=0, ddof=1)))
+
+
+def mean_var(v) -> float:
+    """The unbiased variances of the entries of the draws v (size, k), averaged over the k entries."""
+    return float(np.mean(np.var(v, axis=0, ddof=1)))
+
+
+def pair_mean(pair) -> float:
+    """E[v . v'] from draws of two replicas (v, v') with independent keys and the same x_i: unbiased
+    E_i ||E_{-i} v||^2 (Lemmas 12, 16, 21)."""
+    a, b = pair
+    return float(np.mean(np.sum(a * b, axis=tuple(range(1, a.ndim)))))
+
+
+def mean_gap(D, x, m):
     """Per draw: p_ii (x_i - m_i) - sum_{j != i} p_ij^2 m_i, whose mean is E_{-i} mu_i - m_i exactly
     (Lemma 11). Its terms have relative Monte Carlo error O(N^{-1/2}) at every n, where
     mu_i - m_i itself has an O(n^{-1/2}) spread around an O(1/n) mean."""
-    D = sm.query(x, B, K)
-    m = x @ B @ Sigma
     return D.p_self[:, None] * (x - m) - (D.p_other ** 2).sum(axis=1)[:, None] * m
+
+
+def mean_gap_draws(x, B, Sigma, K):
+    """:func:`mean_gap` for the query x over the key sets K (Lemma 11)."""
+    return mean_gap(sm.query(x, B, K), x, x @ B @ Sigma)
 
 
 def cov_gap_draws(x_i, B, m, Sigma, K):
     """Per draw, a variable whose mean is E_{-i} C_i - Sigma exactly (Lemma 20): the Stein form
     p_ii (x x^T - Sigma - m m^T) - sum_j (3p_ij^2 - 2p_ij^3) m m^T + m m^T - mu mu^T, with
     m m^T - mu mu^T = -(g m^T + m g^T + (mu - m)(mu - m)^T) and mu - m replaced in the linear terms by its
-    Stein form g (Lemma 11). Every term is O(1/n) per draw; C_i - Sigma itself spreads O(n^{-1/2})."""
+    Stein form g (Lemma 11). Every term is O(1/n) per draw; C_i - Sigma itself spreads O(n^{-1/2}).
+    One softmax per key set serves both forms."""
     D = sm.query(x_i, B, K)
-    x, m, S = x_i, m, Sigma
+    x, S = x_i, Sigma
     mm = np.outer(m, m)
-    g = mean_gap_draws(x, B, S, K)
+    g = mean_gap(D, x, x @ B @ S)
     dm = D.mu - m
     w = (3 * D.p_other ** 2 - 2 * D.p_other ** 3).sum(axis=1)
     return (D.p_self[:, None, None] * (np.outer(x, x) - S - mm)[None] - w[:, None, None] * mm[None]
@@ -59,8 +85,10 @@ def mumu(D):
     return D.mu[:, :, None] * D.mu[:, None, :]
 
 
-def mu_var(mu, mu2):
-    """E||mu||^2 - E[mu . mu'] (mu' from independent keys): unbiased E_i tr Var_{-i}(mu_i)."""
+def mu_var(pair):
+    """E||mu||^2 - E[mu . mu'] from draws of (mu, mu') with independent keys: unbiased E_i tr Var_{-i}(mu_i)
+    (Lemma 17)."""
+    mu, mu2 = pair
     return float(np.mean(np.sum(mu * (mu - mu2), axis=1)))
 
 
