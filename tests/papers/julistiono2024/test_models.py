@@ -9,6 +9,7 @@ from scipy.optimize import minimize
 
 from attncheck.core.claims import REGISTRY
 from attncheck.numeric.devices import torch_device
+from attncheck.numeric.exact import EXACT
 from attncheck.numeric.precision import MP
 from attncheck.papers.julistiono2024.data.mirror_descent import AttData, joint_toy, synthetic
 from attncheck.papers.julistiono2024.models import att_svm as svm
@@ -332,3 +333,16 @@ def test_the_settled_tokens_are_those_of_the_whole_second_half_or_none():
     stable = np.array([[0, 1], [2, 1], [2, 3], [2, 3], [2, 3]])
     assert settled(stable).tolist() == [2, 3]
     assert settled(np.array([[2, 3], [2, 3], [2, 3], [2, 1], [2, 3]])) is None  # a change inside the second half
+
+
+@pytest.mark.parametrize("xp", [MP, EXACT()], ids=["mpmath", "exact"])
+def test_scores_and_gammas_in_every_object_backend_equal_float64_at_float_inputs(xp):
+    """The mpmath backend reads the tokens as mpf (cached per dataset); the exact backend its own numbers (an mpf
+    token there fails: mpf * Ex is undefined). Both give the float64 values at these inputs."""
+    toy = joint_toy()
+    data = AttData(toy.X, toy.z, toy.Y, np.array([1.0, -0.5]))
+    W = np.array([[1.5, -2.0], [0.25, 3.0]])
+    h, g = md.scores(data, W, xp), md.gammas(data, None, xp)
+    for got, want in ((h, md.scores(data, W)), (g, md.gammas(data))):
+        value = np.vectorize(lambda v: float(getattr(v, "e", v)))  # an exact value's number is its .e
+        assert np.allclose(value(got).astype(float), want, rtol=1e-12, atol=1e-12)

@@ -162,24 +162,25 @@ def scores(data, W, xp=F64):
     W = xp.asarray(W)
     if xp.native:
         return np.einsum("itd,id->it", data.X, np.asarray(data.z) @ W.T)
-    X, z = _exact_tokens(data)
+    X, z = _mpf_tokens(data) if xp.precise else (np.asarray(data.X), np.asarray(data.z))
     Wz = z @ W.T  # (n, d); object matmul sums the products in order, without temporaries
     return (X @ Wz[:, :, None])[..., 0]
 
 
-_EXACT_TOKENS: dict = {}
+_MPF_TOKENS: dict = {}
 
 
-def _exact_tokens(data):
-    """data.X and data.z as mpf object arrays, cached per dataset: each float64 entry converted once, exactly (53
-    bits), so the mpmath products are those of the float entries, without a conversion per product."""
-    held = _EXACT_TOKENS.get(id(data))
+def _mpf_tokens(data):
+    """data.X and data.z as mpf object arrays for the mpmath backend, cached per dataset: each float64 entry
+    converted once, exactly (53 bits), so the mpmath products are those of the float entries, without a conversion
+    per product. The exact, interval and symbolic backends take the floats as they are (their own types)."""
+    held = _MPF_TOKENS.get(id(data))
     if held is None or held[0] is not data:
-        if len(_EXACT_TOKENS) > 64:
-            _EXACT_TOKENS.clear()
+        if len(_MPF_TOKENS) > 64:
+            _MPF_TOKENS.clear()
         with mpmath.workprec(53):
             held = data, *(_to_mpf(np.asarray(a)) for a in (data.X, data.z))
-        _EXACT_TOKENS[id(data)] = held
+        _MPF_TOKENS[id(data)] = held
     return held[1:]
 
 
@@ -200,7 +201,7 @@ def softmax(h, xp=F64):
 def gammas(data, v=None, xp=F64):
     """gamma_it = Y_i v^T x_it, shape (n, T) (Section 1.1)."""
     v = data.v if v is None else v
-    X = np.asarray(data.X) if xp.native else _exact_tokens(data)[0]
+    X = _mpf_tokens(data)[0] if xp.precise else np.asarray(data.X)
     return np.asarray(data.Y)[:, None] * xp.sum(X * xp.asarray(v), axis=-1)
 
 
