@@ -4,7 +4,8 @@ A claim's ``cost`` picks its budget (:mod:`attncheck.core.profiles`). An identit
 that declares none is evaluated on two cases at its last path point (the largest, on the
 usual paths): the first two rows of the design over its Space (seed 0), or of the design over
 its strategy's choices. The second is measured, so that imports and caches the first warms
-up are not counted, with two counts that are fixed by the code and the case, never a time:
+up are not counted, with two counts that are fixed by the code and the case, never a time
+(the garbage collector is paused meanwhile, so that no collection's finalizers are counted):
 
 - **lines**: Python line events (``sys.settrace``) while the case is built (a Space's ``build``,
   a composite strategy's own code) and decided as the check decides it (float64, then mpmath
@@ -25,6 +26,7 @@ evaluations is a Monte Carlo batch whose size the budget itself sets.
 """
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 
@@ -102,13 +104,19 @@ def _trial_cases(claim: Claim, point) -> list:
 
 
 def _measure(make, decide) -> dict:
-    tracer, before = _Tracer(LINES), sys.gettrace()
+    """The counts of building and deciding one case, with the garbage collector paused: a collection runs the
+    finalizers of whatever garbage the process holds (a Dask worker's other threads make plenty) in the traced
+    thread, at moments no one controls."""
+    tracer, before, collecting = _Tracer(LINES), sys.gettrace(), gc.isenabled()
+    gc.disable()
     sys.settrace(tracer)
     try:
         case = make()
         decide(case)
     finally:
         sys.settrace(before)
+        if collecting:
+            gc.enable()
     return {"lines": tracer.lines, "elements": max(tracer.elements, _largest(case))}
 
 

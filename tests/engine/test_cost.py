@@ -1,4 +1,6 @@
 """The default cost of a claim that declares none (engine/cost.py): a deterministic proxy, never a time."""
+import gc
+
 import numpy as np
 from hypothesis import strategies as st
 
@@ -61,3 +63,22 @@ def test_the_proxy_is_deterministic_and_a_declared_cost_is_kept():
     assert cost.choose(REG.get("mine/declared/sum"), "quick") == (Cost.EXPENSIVE, None)
     rec = run(REG.get("mine/declared/sum"), "quick", seed=0)
     assert rec["evidence"]["cost"] == "expensive" and "cost_proxy" not in rec["evidence"]
+
+
+def _finalizer(phase, info):
+    """Python code that a collection runs in the collecting thread (as garbage with finalizers would)."""
+    if phase == "stop":
+        info.get("collected")
+
+
+def test_a_collection_during_the_trial_is_not_counted():
+    quiet = cost.choose(REG.get("mine/cheap/sum"), "quick")
+    threshold = gc.get_threshold()
+    gc.set_threshold(1, 1, 1)  # a collection at every allocation, as under another thread's load
+    gc.callbacks.append(_finalizer)
+    try:
+        busy = cost.choose(REG.get("mine/cheap/sum"), "quick")
+    finally:
+        gc.callbacks.remove(_finalizer)
+        gc.set_threshold(*threshold)
+    assert busy == quiet and gc.isenabled()
