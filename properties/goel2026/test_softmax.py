@@ -591,27 +591,41 @@ def _integrated_space(n, c_max=0.5):
                  **prm, c=Real(0.0, c_max))
 
 
-def _queries(case, rng, size):
-    """(x_i, keys, keys'): x_i ~ N(0, Sigma) per draw and two independent key sets (product estimators)."""
-    S = case.problem.Sigma
-    size = _rate_draws(size, case.n)
-    x = rng.standard_normal((size, S.shape[0])) @ np.linalg.cholesky(S).T
-    return x, sm.draw_keys(S, rng, case.n, size), sm.draw_keys(S, rng, case.n, size)
+def _scores(case, rng, size):
+    """The softmax draws (p_ii, p_ij, mu_i) of the other keys, from their scores (the keys' law, sm.score_draws)."""
+    return sm.score_draws(case.x_i, case.B, case.problem.Sigma, rng, case.n, _rate_draws(size, case.n))
+
+
+def _queries(replicas, keys):
+    """Draws of (x_i, K_1, ..., K_replicas): x_i ~ N(0, Sigma) per draw and independent key sets (two for the
+    product estimators), each the keys themselves (``keys``) or the softmax draws from their scores."""
+
+    def sample(case, rng, size):
+        S = case.problem.Sigma
+        size = _rate_draws(size, case.n)
+        x = rng.standard_normal((size, S.shape[0])) @ np.linalg.cholesky(S).T
+        return x, *(sm.draw_keys(S, rng, case.n, size) if keys else sm.score_draws(x, case.B, S, rng, case.n, size)
+                    for _ in range(replicas))
+
+    return sample
 
 
 _sq_mean = sf.sq_mean
 
 
-def _rate(cid, source, statement, provenance, power, rows, reduce, *, integrated=False, quantity="", path=RATES,
-          space=None, inputs=None, unchecked=None, shared=(), notes=None):
+def _rate(cid, source, statement, provenance, power, rows, reduce, *, integrated=False, replicas=1, keys=False,
+          quantity="", path=RATES, space=None, inputs=None, unchecked=None, shared=(), notes=None):
     """An asymptotic claim: n^power * reduce(rows(case, draws)) stays bounded along n, ``rows`` giving the
     per-draw values (an array or a tuple of arrays, one row per draw), evaluated once for all the batches of
-    the batch-means standard error. ``provenance``: (tag, note)."""
+    the batch-means standard error. The draws: the softmax draws of one key set, or (``integrated``) x_i and
+    ``replicas`` key sets; the keys themselves only where the quantity needs them (``keys``: C_i), else the
+    softmax draws from the scores. ``provenance``: (tag, note)."""
 
     @claim(
         cid, kind="asymptotic", carry_worst=True, source=f"{PAPER}, {source}", statement=statement,
         space=space or (_integrated_space if integrated else query_space), path=path,
-        sample=_queries if integrated else _keys, probability=0.5, cost="expensive",
+        sample=_queries(replicas, keys) if integrated else (_keys if keys else _scores), probability=0.5,
+        cost="expensive",
         reading=Reading(
             provenance=Provenance(*provenance), shared=(RESTATED, SELF_TERM, RATE) + tuple(shared),
             unchecked=unchecked if unchecked is not None else (
@@ -633,14 +647,16 @@ def _m_rows(case, x):
     return x @ case.B @ case.problem.Sigma  # rows m(x)^T = x^T B Sigma
 
 
+def _stein_mean_gap(case, x, D):
+    """Per draw, a variable whose mean is E_{-i} mu_i - m_i exactly (lemma-11/identity)."""
+    return sf.mean_gap(D, x, _m_rows(case, x))
+
+
 lemma_10_rate = _rate(
     "goel2026/lemma-10/rate", "Lemma 10", r"j\ne i:\ \operatorname{Var}_{-i}(p_{ij})=O(1/n^2)",
     ("RECONSTRUCTED", "claims file Lemma 10: O(q e^{2q}/n^2)"), 2,
-    lambda c, K: sm.query(c.x_i, c.B, K).p_other, sf.mean_var,
+    lambda c, D: D.p_other, sf.mean_var,
     quantity="Var_{-i}(p_ij), averaged over the n - 1 exchangeable j")
-
-_stein_mean_gap = sf.mean_gap_draws
-
 
 STEIN_ESTIMATE = ("estimated through the exact Stein form of lemma-11/identity (checked there): E_{-i} mu_i - m_i = "
                   "E[p_ii (x_i - m_i) - sum_j p_ij^2 m_i], a control variate whose relative error stays "
@@ -649,14 +665,14 @@ STEIN_ESTIMATE = ("estimated through the exact Stein form of lemma-11/identity (
 lemma_11_rate = _rate(
     "goel2026/lemma-11/rate", "Lemma 11", r"\|\mathbb E_{-i}\mu_i-m_i\|\le(c_1(x_i)+c_2(x_i))/n",
     ("DERIVED", "claims file Lemma 11: the norm is O(1/n)"), 1,
-    lambda c, K: _stein_mean_gap(c.x_i, c.B, c.problem.Sigma, K), sf.norm_mean,
+    lambda c, D: _stein_mean_gap(c, c.x_i, D), sf.norm_mean,
     quantity="||E_{-i} mu_i - m_i|| (unbiased squared norm of the mean, then the root); " + STEIN_ESTIMATE)
 
 lemma_12_rate = _rate(
     "goel2026/lemma-12/rate", "Lemma 12", r"\mathbb E_i\|\mathbb E_{-i}\mu_i-m_i\|^2=O(1/n^2)",
     ("RECONSTRUCTED", "claims file Lemmas 12-13: the x_i-integrated Lemma 11; proof empty in the extraction"), 2,
-    lambda c, R: tuple(_stein_mean_gap(R[0], c.B, c.problem.Sigma, K) for K in R[1:]), sf.pair_mean,
-    integrated=True, space=lambda n: _integrated_space(n, c_max=0.2), shared=(A3, SQUARES),
+    lambda c, R: tuple(_stein_mean_gap(c, R[0], D) for D in R[1:]), sf.pair_mean,
+    integrated=True, replicas=2, space=lambda n: _integrated_space(n, c_max=0.2), shared=(A3, SQUARES),
     inputs=("x_i ~ N(0, Sigma) integrated, B = Sigma^{-1/2} C Sigma^{-1/2} with ||C||_op in [0, 0.2], d in {1, 2, 3}, "
             "cond(Sigma) in [1, 10]"),
     unchecked=(not_drawn("||C||_op in (0.2, 0.5)",
@@ -672,9 +688,9 @@ lemma_12_rate = _rate(
              "square of Lemma 11's O(1/n) norm, as the claims file states Lemma 12 ('goel2026/squared-rates')")
 
 
-def _stein_cov_gap(case, K):
+def _stein_cov_gap(case, D):
     """Per draw, a variable whose mean is E_{-i} C_i - Sigma exactly (lemma-20/identity)."""
-    return sf.cov_gap_draws(case.x_i, case.B, case.m, case.problem.Sigma, K)
+    return sf.cov_gap(D, case.m, _m_rows(case, case.x_i), case.problem.Sigma)
 
 
 lemma_20_rate = _rate(
@@ -695,6 +711,9 @@ lemma_20_rate = _rate(
 
 _mumu = sf.mumu
 
+COND_COV = ("E[C_i | the scores x_j^T B^T x_i], in closed form (models.softmax_moments.ScoreDraws.cond_cov): the same "
+            "mean, without the residual keys' noise")
+
 
 def _mm_rows(case, x):
     m = _m_rows(case, x)
@@ -707,19 +726,19 @@ _mu_var = sf.mu_var
 lemma_13_rate = _rate(
     "goel2026/lemma-13/rate", "Lemma 13", r"\|\mathbb E[\mu_i\mu_i^\top]-\mathbb E[m_im_i^\top]\|_F^2=O(1/n)",
     ("RECONSTRUCTED", "claims file Lemmas 12-13"), 1,
-    lambda c, R: _mumu(sm.query(R[0], c.B, R[1])) - _mm_rows(c, R[0]), _sq_mean,
+    lambda c, R: _mumu(R[1]) - _mm_rows(c, R[0]), _sq_mean,
     integrated=True, quantity="||E[mu mu^T - m m^T]||_F^2 (unbiased)")
 
 lemma_14_rate = _rate(
     "goel2026/lemma-14/rate", "Lemma 14 (Gaussian Poincare)", r"\operatorname{tr}\operatorname{Var}_{-i}(\mu_i)=O(1/n)",
     ("RECONSTRUCTED", "claims file Lemma 14"), 1,
-    lambda c, K: sm.query(c.x_i, c.B, K).mu, sf.sum_var,
+    lambda c, D: D.mu, sf.sum_var,
     quantity="tr Var_{-i}(mu_i)")
 
 lemma_15_rate = _rate(
     "goel2026/lemma-15/rate", "Lemma 15", r"\|\mathbb E_{-i}[\mu_i\mu_i^\top]-m_im_i^\top\|_F^2\le c_5/n+c_6/n^2",
     ("RECONSTRUCTED", "claims file Lemma 15; the statement is missing from the extraction"), 1,
-    lambda c, K: _mumu(sm.query(c.x_i, c.B, K)) - np.outer(c.m, c.m), _sq_mean,
+    lambda c, D: _mumu(D) - np.outer(c.m, c.m), _sq_mean,
     quantity="||E_{-i}[mu mu^T] - m m^T||_F^2 (unbiased)")
 
 lemma_16_rate = _rate(
@@ -727,8 +746,8 @@ lemma_16_rate = _rate(
     r"\mathbb E_i\|\mathbb E_{-i}[\mu_i\mu_i^\top]-m_im_i^\top\|_F^2=O(1/n)",
     ("UNKNOWN", "statement (claims file: 'x_i-integrated versions via Hoelder'); RECONSTRUCTED here as the "
                 "integrated Lemma 15"), 1,
-    lambda c, R: tuple(_mumu(sm.query(R[0], c.B, K)) - _mm_rows(c, R[0]) for K in R[1:]), sf.pair_mean,
-    integrated=True, shared=(SQUARES,),
+    lambda c, R: tuple(_mumu(D) - _mm_rows(c, R[0]) for D in R[1:]), sf.pair_mean,
+    integrated=True, replicas=2, shared=(SQUARES,),
     quantity="E_i ||E_{-i}[mu mu^T] - m m^T||_F^2 (product of two independent key sets). Rate: O(1/n) for this "
              "square, Lemma 15's c_5/n + c_6/n^2 form ('goel2026/squared-rates'); ||C||_op reaches 0.5 here, where "
              "lemma-12/rate's integrability condition lambda_max(4 sym(C) - 2 C C^T) < 1 can fail (d = 1, "
@@ -738,29 +757,30 @@ lemma_17_rate = _rate(
     "goel2026/lemma-17/rate", "Lemma 17", r"\mathbb E_i\operatorname{tr}\operatorname{Var}_{-i}(\mu_i)=O(1/n)",
     ("UNKNOWN", "statement (claims file: 'x_i-integrated versions'); RECONSTRUCTED here as the integrated "
                 "Lemma 14"), 1,
-    lambda c, R: tuple(sm.query(R[0], c.B, K).mu for K in R[1:]), _mu_var,
-    integrated=True, quantity="E||mu||^2 - E[mu . mu'] with mu' from independent keys (unbiased)")
+    lambda c, R: tuple(D.mu for D in R[1:]), _mu_var,
+    integrated=True, replicas=2, quantity="E||mu||^2 - E[mu . mu'] with mu' from independent keys (unbiased)")
 
 lemma_18_rate = _rate(
     "goel2026/lemma-18/rate", "Lemma 18 (as used in Theorem 4)", r"\|\mathbb E[x_i(\mu_i-m_i)^\top]\|_F^2=O(1/n)",
     ("RECONSTRUCTED", "claims file Lemmas 16-18: the example it gives"), 1,
-    lambda c, R: R[0][:, :, None] * (sm.query(R[0], c.B, R[1]).mu - _m_rows(c, R[0]))[:, None, :], _sq_mean,
+    lambda c, R: R[0][:, :, None] * (R[1].mu - _m_rows(c, R[0]))[:, None, :], _sq_mean,
     integrated=True, quantity="||E[x_i (mu_i - m_i)^T]||_F^2 (unbiased)")
 
 lemma_19_rate = _rate(
     "goel2026/lemma-19/rate", "Lemma 19 (Gaussian Poincare)",
     r"\operatorname{tr}\operatorname{Var}_{-i}(\mu_i\mu_i^\top)=O(1/n)",
     ("RECONSTRUCTED", "claims file Lemma 19"), 1,
-    lambda c, K: _mumu(sm.query(c.x_i, c.B, K)), sf.sum_var,
+    lambda c, D: _mumu(D), sf.sum_var,
     quantity="sum of the variances of the entries of mu_i mu_i^T")
 
 lemma_21_rate = _rate(
     "goel2026/lemma-21/rate", "Lemma 21", r"\mathbb E_i\|\mathbb E_{-i}C_i-\Sigma\|_F^2=O(1/n)",
     ("UNKNOWN", "statement (claims file: 'integrated versions, finite by Lemma 7'); RECONSTRUCTED as the "
                 "integrated Lemma 20 squared, in the paper's O(1/n)-for-squares convention"), 1,
-    lambda c, R: tuple(sm.query(R[0], c.B, K).cov() - c.problem.Sigma for K in R[1:]), sf.pair_mean,
-    integrated=True, shared=(SQUARES,),
-    quantity="E_i ||E_{-i} C_i - Sigma||_F^2 (product of two independent key sets). Rate: O(1/n) for this square "
+    lambda c, R: tuple(D.cond_cov() - c.problem.Sigma for D in R[1:]), sf.pair_mean,
+    integrated=True, replicas=2, shared=(SQUARES,),
+    quantity="E_i ||E_{-i} C_i - Sigma||_F^2 (product of two independent key sets, each C_i replaced by its "
+             "conditional mean given the scores: " + COND_COV + "). Rate: O(1/n) for this square "
              "('goel2026/squared-rates'), although lemma-20/rate reads the norm itself as O(1/n); ||C||_op reaches "
              "0.5 here, where lemma-12/rate's integrability condition lambda_max(4 sym(C) - 2 C C^T) < 1 can fail "
              "(d = 1, C = 0.5: 1.5)")
@@ -770,12 +790,12 @@ lemma_22_rate = _rate(
     ("UNKNOWN", "statement (claims file: 'controls the third term of the B-gradient error in Theorem 4'); "
                 "RECONSTRUCTED with r_i^T A replaced by x_i^T (a linear function of x_i, as r_i is near the "
                 "manifold)"), 1,
-    lambda c, R: np.einsum("sa,sb,sbc->sac", R[0], R[0], sm.query(R[0], c.B, R[1]).cov() - c.problem.Sigma),
-    _sq_mean,
-    integrated=True, quantity="||E[x_i x_i^T (C_i - Sigma)]||_F^2 (unbiased)")
+    lambda c, R: np.einsum("sa,sb,sbc->sac", R[0], R[0], R[1].cond_cov() - c.problem.Sigma), _sq_mean,
+    integrated=True, quantity="||E[x_i x_i^T (C_i - Sigma)]||_F^2 (unbiased; C_i replaced by its conditional mean "
+                              "given the scores: " + COND_COV + ")")
 
 lemma_23_rate = _rate(
     "goel2026/lemma-23/rate", "Lemma 23 (Gaussian Poincare)", r"\operatorname{tr}\operatorname{Var}_{-i}(C_i)=O(1/n)",
     ("RECONSTRUCTED", "claims file Lemma 23"), 1,
-    lambda c, K: sm.query(c.x_i, c.B, K).cov(), sf.sum_var,
+    lambda c, K: sm.query(c.x_i, c.B, K).cov(), sf.sum_var, keys=True,
     quantity="sum of the variances of the entries of C_i")

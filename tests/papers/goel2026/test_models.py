@@ -6,6 +6,7 @@ import torch
 
 from attncheck.papers.goel2026.data import gaussian_regression as gr
 from attncheck.papers.goel2026.models import preconditioned_gd as pgd
+from attncheck.papers.goel2026.models import softmax_moments as sm
 from attncheck.papers.goel2026.models import softmax_regression as sr
 
 
@@ -130,8 +131,8 @@ def _plain_and_stein(problem, n, N, seed):
     plain = np.concatenate([(-gA[:, 0] - pA).reshape(N, -1), (-gB[:, 0] - pB).reshape(N, -1)], axis=1)
     mu, m = sr.attend(x[:, :1], x, B)[1][:, 0], x[:, 0] @ B @ problem.Sigma
     gap = 0.5 * (np.sum((y1 - mu @ A.T) ** 2, axis=1) - np.sum((y1 - m @ A.T) ** 2, axis=1))
-    return (plain, fb.gradient_bias_draws(A, B, problem, x[:, 0], x[:, 1:]),
-            gap, fb.loss_gap_draws(A, B, problem, x[:, 0], x[:, 1:]))
+    D = sm.query(x[:, 0], B, x[:, 1:])
+    return plain, fb.gradient_bias_draws(A, B, problem, D), gap, fb.loss_gap_draws(A, B, problem, D)
 
 
 def _z(diff):
@@ -179,7 +180,6 @@ def test_query_moments_match_the_dense_softmax(per_draw):
     """softmax_moments.query and QueryDraws.cov (batched products, self-term included) against the softmax
     of the n scores x_j^T B^T x_i written out per draw, and draw_keys against z L^T on the same stream (both
     also chunked: the same values to the bit)."""
-    from attncheck.papers.goel2026.models import softmax_moments as sm
     rng = np.random.default_rng(21)
     d, n, size = 3, 7, 5
     G = rng.standard_normal((d, d))
@@ -201,3 +201,48 @@ def test_query_moments_match_the_dense_softmax(per_draw):
         np.testing.assert_allclose([D.p_self[s], *D.p_other[s]], p, rtol=1e-12)
         np.testing.assert_allclose(D.mu[s], mu, rtol=1e-12, atol=1e-14)
         np.testing.assert_allclose(D.cov()[s], C, rtol=1e-11, atol=1e-13)
+
+
+@pytest.mark.parametrize("query", ["one", "per_draw", "zero"])
+def test_score_draws_have_the_law_of_the_keys_softmax(query):
+    """softmax_moments.score_draws (scores and one residual per draw) against query over the keys themselves:
+    the means of p_ii, sum_j p_ij^2, mu_i, mu_i mu_i^T and C_i (its conditional mean given the scores) agree
+    within 5 standard errors of their difference (2 x 200000 draws; a residual of the wrong covariance moves
+    E[mu mu^T] by hundreds), and x_i = 0 (no score direction) draws uniform weights."""
+    rng = np.random.default_rng(8)
+    d, n, size = 3, 5, 200_000
+    G = rng.standard_normal((d, d))
+    Sigma, B = G @ G.T + 0.5 * np.eye(d), 0.6 * rng.standard_normal((d, d))
+    x = {"one": rng.standard_normal(d), "per_draw": rng.standard_normal((size, d)), "zero": np.zeros(d)}[query]
+    by_keys = sm.query(x, B, sm.draw_keys(Sigma, np.random.default_rng(1), n, size))
+    by_scores = sm.score_draws(x, B, Sigma, np.random.default_rng(2), n, size)
+
+    def stats(D, C):
+        return np.column_stack([D.p_self, np.sum(D.p_other ** 2, axis=1), D.mu,
+                                (D.mu[:, :, None] * D.mu[:, None, :]).reshape(size, -1), C.reshape(size, -1)])
+
+    a, b = stats(by_keys, by_keys.cov()), stats(by_scores, by_scores.cond_cov())
+    se = np.sqrt(a.var(axis=0) / size + b.var(axis=0) / size)
+    assert np.all(np.abs(a.mean(axis=0) - b.mean(axis=0)) <= 5 * se + 1e-15)
+    if query == "zero":
+        np.testing.assert_allclose(by_scores.p_other, 1 / n)
+    with pytest.raises(ValueError, match="needs the keys"):
+        by_scores.cov()
+
+
+def test_cond_cov_is_the_mean_of_C_over_the_residuals_given_the_scores():
+    """ScoreDraws.cond_cov against C_i of explicit keys x_j = a z_j + r_j, the scores z fixed (one draw) and the
+    residuals r_j ~ N(0, Sigma - a a^T) drawn 100000 times: every entry within 5 standard errors."""
+    rng = np.random.default_rng(3)
+    d, n, reps = 3, 6, 100_000
+    G = rng.standard_normal((d, d))
+    Sigma, B, x = G @ G.T + 0.5 * np.eye(d), 0.6 * rng.standard_normal((d, d)), rng.standard_normal(d)
+    D = sm.score_draws(x, B, Sigma, np.random.default_rng(5), n, 1)
+    u = B.T @ x
+    z = (np.random.default_rng(5).standard_normal((1, n - 1)))[0]  # score_draws' own first draw: the z of D
+    r = rng.multivariate_normal(np.zeros(d), Sigma - np.outer(D.a[0], D.a[0]), size=(reps, n - 1))
+    keys = D.a[0] * z[None, :, None] + r
+    np.testing.assert_allclose(keys[0] @ u, np.sqrt(u @ Sigma @ u) * z, rtol=1e-6)  # the scores are D's (up to the
+    # rounding of the singular residual law)
+    C = sm.query(x, B, keys).cov().reshape(reps, -1)
+    assert np.all(np.abs(C.mean(axis=0) - D.cond_cov()[0].ravel()) <= 5 * C.std(axis=0) / np.sqrt(reps))

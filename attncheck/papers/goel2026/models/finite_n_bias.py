@@ -52,15 +52,15 @@ def stein_cov_gap_times(D: sm.QueryDraws, m, g, v, Sigma) -> np.ndarray:
             - (_dot(v, g) * m + vm * g + _dot(v, dm) * dm))
 
 
-def _row_parts(A, B, problem: Problem, x, keys):
-    """(D, m, g, delta, Err x) for query rows x (size, d) over key sets (size, n - 1, d)."""
-    D = sm.query(x, B, keys)
+def _row_parts(A, B, problem: Problem, D: sm.QueryDraws):
+    """(m, g, delta, Err x) for the softmax draws D of query rows x = D.x_i (size, d)."""
+    x = D.x_i
     m = x @ B @ problem.Sigma
     Ex = x @ (A @ problem.Sigma @ B.T - problem.M).T
-    return D, m, stein_mean_gap(D, m), D.mu - m, Ex
+    return m, stein_mean_gap(D, m), D.mu - m, Ex
 
 
-def gradient_bias_draws(A, B, problem: Problem, x, keys) -> np.ndarray:
+def gradient_bias_draws(A, B, problem: Problem, D: sm.QueryDraws) -> np.ndarray:
     """Per draw (size, (k + d) d): [bias_A; bias_B], whose mean is E grad L_n - grad L exactly (Theorem 4):
 
     bias_A = -M x g^T + A (g m^T + m g^T + delta delta^T)   (from -M E[x delta^T] + A E[mu mu^T - m m^T]),
@@ -68,8 +68,9 @@ def gradient_bias_draws(A, B, problem: Problem, x, keys) -> np.ndarray:
     (from E grad_B L_n = E[x x^T Err^T A C] + E[x delta^T A^T A C], the noise term having mean 0),
     Gamma~ the Stein form of C - Sigma, Gamma = C - Sigma itself (product of two fluctuations).
     Both are outer products x v^T: A (a b^T) = (A a) b^T and x (v^T G) = x (G^T v)^T, so no (d, d) product
-    per draw."""
-    D, m, g, dm, Ex = _row_parts(A, B, problem, x, keys)
+    per draw. D: the softmax draws of the query rows x, over their keys (C_i)."""
+    x = D.x_i
+    m, g, dm, Ex = _row_parts(A, B, problem, D)
     S, AtA = problem.Sigma, A.T @ A
     bA = -_outer(x @ problem.M.T, g) + _outer(g @ A.T, m) + _outer(m @ A.T, g) + _outer(dm @ A.T, dm)
     u = dm @ AtA
@@ -78,10 +79,10 @@ def gradient_bias_draws(A, B, problem: Problem, x, keys) -> np.ndarray:
     return np.concatenate([bA.reshape(len(x), -1), bB.reshape(len(x), -1)], axis=1)
 
 
-def loss_gap_draws(A, B, problem: Problem, x, keys) -> np.ndarray:
+def loss_gap_draws(A, B, problem: Problem, D: sm.QueryDraws) -> np.ndarray:
     """Per draw (size,): (Err x)^T A g + ||A delta||^2 / 2, whose mean is E L_n - L exactly: one row's
     1/2||y - A mu||^2 - 1/2||y - A m||^2 = -(y - A m)^T A delta + 1/2||A delta||^2, y - A m = -Err x + eps."""
-    _, _, g, dm, Ex = _row_parts(A, B, problem, x, keys)
+    _, g, dm, Ex = _row_parts(A, B, problem, D)
     return np.sum(Ex * (g @ A.T), axis=1) + 0.5 * np.sum((dm @ A.T) ** 2, axis=1)
 
 
@@ -99,14 +100,19 @@ def regularizer_bias_draws(A, B, Sigma, S_hat) -> np.ndarray:
                           axis=1)
 
 
-def row_draws(terms, A, B, problem: Problem, n: int, rng, size: int, rows: int = 2**20) -> np.ndarray:
-    """``terms(A, B, problem, x, keys)`` over ``size`` draws of (query row x ~ N(0, Sigma), its n - 1 other
-    keys), generated in chunks of at most ``rows`` key rows (memory O(rows d), never all draws at once)."""
+def row_draws(terms, A, B, problem: Problem, n: int, rng, size: int, rows: int = 2**20, keys: bool = True
+              ) -> np.ndarray:
+    """``terms(A, B, problem, D)`` over ``size`` draws of (query row x ~ N(0, Sigma), its n - 1 other keys),
+    generated in chunks of at most ``rows`` key rows (memory O(rows d), never all draws at once). D: the
+    softmax draws of x over the keys themselves (``keys``), or from their scores (sm.score_draws: the same law
+    of p and mu, no C_i)."""
     L = np.linalg.cholesky(problem.Sigma)
     chunk = max(1, rows // max(n, 1))
     out = []
     for start in range(0, size, chunk):
         m = min(chunk, size - start)
         x = rng.standard_normal((m, problem.d)) @ L.T
-        out.append(terms(A, B, problem, x, sm.draw_keys(problem.Sigma, rng, n, m)))
+        D = sm.query(x, B, sm.draw_keys(problem.Sigma, rng, n, m)) if keys else \
+            sm.score_draws(x, B, problem.Sigma, rng, n, m)
+        out.append(terms(A, B, problem, D))
     return np.concatenate(out)

@@ -25,12 +25,15 @@ class QueryDraws:
     p_self: np.ndarray  # (size,) p_ii
     p_other: np.ndarray  # (size, n - 1) p_ij, j != i
     mu: np.ndarray  # (size, d)
-    keys: np.ndarray  # (size, n - 1, d)
+    keys: np.ndarray | None  # (size, n - 1, d); None when drawn by :func:`score_draws`
     x_i: np.ndarray  # (d,) or (size, d)
 
     def cov(self, rows: int = 2**14) -> np.ndarray:
         """C_i per draw, (size, d, d): the centred keys in chunks of at most ``rows`` key rows, so that
         the (draws, n - 1, d) temporaries stay in cache."""
+        if self.keys is None:
+            raise ValueError("C_i needs the keys themselves: draw them with draw_keys and query (score_draws gives "
+                             "its conditional mean, ScoreDraws.cond_cov)")
         size, n1, d = self.keys.shape
         out = np.empty((size, d, d))
         step = max(1, rows // n1)
@@ -57,17 +60,73 @@ def draw_keys(Sigma, rng, n: int, size: int, rows: int = 2**16) -> np.ndarray:
     return out.reshape(size, n - 1, d)
 
 
+def _softmax(s_self, s):
+    """(p_ii, p_ij) from the self score (size,) and the other scores (size, n - 1), ``s`` overwritten by p_ij."""
+    top = np.maximum(s.max(axis=1), s_self)
+    e_self = np.exp(s_self - top)
+    p_other = np.exp(np.subtract(s, top[:, None], out=s), out=s)  # in place: one (size, n - 1) array
+    Z = e_self + p_other.sum(axis=1)
+    p_other /= Z[:, None]
+    return e_self / Z, p_other
+
+
+@dataclass
+class ScoreDraws(QueryDraws):
+    """:class:`QueryDraws` drawn from the scores (:func:`score_draws`), with what C_i's conditional mean needs:
+    the key direction a (size, d), Sigma, and sum_j p_ij z_j (size,), sum_j p_ij z_j^2 (size,)."""
+
+    a: np.ndarray
+    Sigma: np.ndarray
+    pz: np.ndarray
+    pz2: np.ndarray
+
+    def cond_cov(self) -> np.ndarray:
+        """E[C_i | the scores] per draw, (size, d, d): with x_j = a z_j + r_j and C_i = sum_j p_ij x_j x_j^T - mu mu^T
+        (self-term included, sum_j p_ij = 1), E[x_j x_j^T | z_j] = a a^T z_j^2 + Sigma_perp, E[mu mu^T | z] =
+        mu_bar mu_bar^T + sum_j p_ij^2 Sigma_perp, mu_bar = p_ii x_i + a sum_j p_ij z_j, Sigma_perp = Sigma - a a^T:
+        p_ii x_i x_i^T + (sum_j p_ij z_j^2) a a^T + (1 - p_ii - sum_j p_ij^2) Sigma_perp - mu_bar mu_bar^T.
+        Its mean is E C_i; a product of two independent draws' has the mean of the product of their C_i."""
+        X = np.broadcast_to(self.x_i, self.a.shape)
+        aa = self.a[:, :, None] * self.a[:, None, :]
+        mu_bar = self.p_self[:, None] * X + self.a * self.pz[:, None]
+        rest = 1 - self.p_self - np.sum(self.p_other * self.p_other, axis=1)
+        return (self.p_self[:, None, None] * X[:, :, None] * X[:, None, :] + self.pz2[:, None, None] * aa
+                + rest[:, None, None] * (self.Sigma - aa) - mu_bar[:, :, None] * mu_bar[:, None, :])
+
+
+def score_draws(x_i, B, Sigma, rng, n: int, size: int) -> ScoreDraws:
+    """The law of (p_ii, p_ij, mu_i) of :func:`query` over ``size`` draws of the other n - 1 keys, from n - 1 + d
+    standard normals per draw instead of (n - 1) d. With u = B^T x_i, sigma^2 = u^T Sigma u and a = Sigma u / sigma,
+    a key x_j ~ N(0, Sigma) is a z_j + r_j, z_j = u^T x_j / sigma ~ N(0, 1) and r_j ~ N(0, Sigma - a a^T)
+    independent of z_j (Gaussian conditioning). The weights depend on the scores u^T x_j = sigma z_j alone, and
+    given them sum_j p_ij r_j ~ N(0, sum_j p_ij^2 (Sigma - a a^T)) = sqrt(sum_j p_ij^2) P L w, w ~ N(0, I_d),
+    P = I - Sigma u u^T / sigma^2, L L^T = Sigma; so mu_i = p_ii x_i + a sum_j p_ij z_j + that (exact in law).
+    x_i: (d,), or one query per draw (size, d). No C_i (the keys are not drawn), but its conditional mean given the
+    scores (:meth:`ScoreDraws.cond_cov`). sigma = 0: the scores are 0, and every key is residual."""
+    d = Sigma.shape[0]
+    L = np.linalg.cholesky(Sigma)
+    X = np.broadcast_to(x_i, (size, d))
+    u = X @ B  # rows u^T = x_i^T B
+    Su = u @ Sigma
+    var = np.sum(u * Su, axis=1)
+    sigma = np.sqrt(var)
+    safe = np.where(sigma > 0, sigma, 1.0)
+    a = np.where(sigma[:, None] > 0, Su / safe[:, None], 0.0)
+    z = rng.standard_normal((size, n - 1))
+    p_self, p_other = _softmax(np.sum(X * u, axis=1), sigma[:, None] * z)
+    w = rng.standard_normal((size, d)) @ L.T  # L w per draw
+    Pw = w - np.where(var[:, None] > 0, Su * (np.sum(u * w, axis=1) / np.where(var > 0, var, 1.0))[:, None], 0.0)
+    pz = np.sum(p_other * z, axis=1)
+    mu = p_self[:, None] * X + a * pz[:, None] + np.sqrt(np.sum(p_other * p_other, axis=1))[:, None] * Pw
+    return ScoreDraws(p_self, p_other, mu, None, x_i, a, Sigma, pz, np.sum(p_other * z * z, axis=1))
+
+
 def query(x_i, B, keys) -> QueryDraws:
     """p_ii, p_ij (j != i) and mu_i for the query x_i ((d,), or one per draw (size, d)) over the key
     sets ``keys`` (size, n - 1, d), x_i itself being a key too (self-term)."""
     u = x_i @ B  # rows u^T = x_i^T B, i.e. u = B^T x_i
     s_self = np.sum(x_i * u, axis=-1)
     s = keys @ u if u.ndim == 1 else (keys @ u[:, :, None])[:, :, 0]
-    top = np.maximum(s.max(axis=1), s_self)
-    e_self = np.exp(s_self - top)
-    p_other = np.exp(np.subtract(s, top[:, None], out=s), out=s)  # in place: one (size, n - 1) array
-    Z = e_self + p_other.sum(axis=1)
-    p_self = e_self / Z
-    p_other /= Z[:, None]
+    p_self, p_other = _softmax(s_self, s)
     mu = p_self[:, None] * x_i + (p_other[:, None, :] @ keys)[:, 0]
     return QueryDraws(p_self, p_other, mu, keys, x_i)

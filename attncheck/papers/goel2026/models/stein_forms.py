@@ -21,8 +21,6 @@ import mpmath
 import numpy as np
 from scipy.special import expit
 
-from attncheck.papers.goel2026.models import softmax_moments as sm
-
 
 def sq_mean(v) -> float:
     """Unbiased ||E v||^2 from draws v (size, ...): ||mean||^2 - tr(Cov)/N."""
@@ -59,21 +57,16 @@ def mean_gap(D, x, m):
     return D.p_self[:, None] * (x - m) - (D.p_other ** 2).sum(axis=1)[:, None] * m
 
 
-def mean_gap_draws(x, B, Sigma, K):
-    """:func:`mean_gap` for the query x over the key sets K (Lemma 11)."""
-    return mean_gap(sm.query(x, B, K), x, x @ B @ Sigma)
-
-
-def cov_gap_draws(x_i, B, m, Sigma, K):
+def cov_gap(D, m, m_row, Sigma):
     """Per draw, a variable whose mean is E_{-i} C_i - Sigma exactly (Lemma 20): the Stein form
     p_ii (x x^T - Sigma - m m^T) - sum_j (3p_ij^2 - 2p_ij^3) m m^T + m m^T - mu mu^T, with
     m m^T - mu mu^T = -(g m^T + m g^T + (mu - m)(mu - m)^T) and mu - m replaced in the linear terms by its
     Stein form g (Lemma 11). Every term is O(1/n) per draw; C_i - Sigma itself spreads O(n^{-1/2}).
-    One softmax per key set serves both forms."""
-    D = sm.query(x_i, B, K)
-    x, S = x_i, Sigma
+    One softmax per key set serves both forms. ``D``: the softmax draws of one query x_i; m = Sigma B^T x_i,
+    ``m_row`` the same vector as the row x_i^T B Sigma (the two products round differently)."""
+    x, S = D.x_i, Sigma
     mm = np.outer(m, m)
-    g = mean_gap(D, x, x @ B @ S)
+    g = mean_gap(D, x, m_row)
     dm = D.mu - m
     w = (3 * D.p_other ** 2 - 2 * D.p_other ** 3).sum(axis=1)
     return (D.p_self[:, None, None] * (np.outer(x, x) - S - mm)[None] - w[:, None, None] * mm[None]
