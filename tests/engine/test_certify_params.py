@@ -6,6 +6,7 @@ from planted_certify import PLANTED_CERTIFY
 
 from attncheck.certify import params as certify_params
 from attncheck.core import declarations
+from attncheck.core.profiles import get_profile
 from attncheck.run.session import run_claim as run
 
 
@@ -72,14 +73,18 @@ def test_box_validation():
         declarations.Parameters({"n": (0.0, 1.0)}, case=lambda v: v, log=("n",))
 
 
+SMALL_DEEP = get_profile("deep", scale=0.05)
+"""The deep profile with a twentieth of its search budget: which profiles certify depends on the name alone."""
+
+
 def test_certification_runs_in_its_declared_profiles_only():
     rec, cert = _cert("planted/certify-own/deep-only")
     assert rec["verdict"] == "HOLDS" and cert["status"] == "not run"
-    rec = run(PLANTED_CERTIFY.get("planted/certify-own/deep-only"), "deep", seed=0)
-    assert rec["verdict"] == "CERTIFIED"
+    rec = run(PLANTED_CERTIFY.get("planted/certify-own/deep-only"), SMALL_DEEP, seed=0)
+    assert rec["verdict"] == "CERTIFIED" and rec["evidence"]["profile"] == "deep"
 
 
-@pytest.mark.parametrize("profile", ["quick", "deep"])
+@pytest.mark.parametrize("profile", [get_profile("quick"), SMALL_DEEP], ids=["quick", "deep"])
 def test_certification_runs_in_every_profile_unless_restricted(profile):
     c = PLANTED_CERTIFY.get("planted/certify-own/bound-true-twin")
     assert c.certify.profiles is None  # declared without profiles=
