@@ -711,6 +711,8 @@ lemma_20_rate = _rate(
 
 _mumu = sf.mumu
 
+COND_MUMU = ("mu mu^T replaced by E[mu mu^T | the scores] in closed form (models.softmax_moments.ScoreDraws.cond_mumu): "
+             "the same mean, without the residual keys' noise")
 COND_COV = ("E[C_i | the scores x_j^T B^T x_i], in closed form (models.softmax_moments.ScoreDraws.cond_cov): the same "
             "mean, without the residual keys' noise")
 
@@ -720,14 +722,11 @@ def _mm_rows(case, x):
     return m[:, :, None] * m[:, None, :]
 
 
-_mu_var = sf.mu_var
-
-
 lemma_13_rate = _rate(
     "goel2026/lemma-13/rate", "Lemma 13", r"\|\mathbb E[\mu_i\mu_i^\top]-\mathbb E[m_im_i^\top]\|_F^2=O(1/n)",
     ("RECONSTRUCTED", "claims file Lemmas 12-13"), 1,
-    lambda c, R: _mumu(R[1]) - _mm_rows(c, R[0]), _sq_mean,
-    integrated=True, quantity="||E[mu mu^T - m m^T]||_F^2 (unbiased)")
+    lambda c, R: R[1].cond_mumu() - _mm_rows(c, R[0]), _sq_mean,
+    integrated=True, quantity="||E[mu mu^T - m m^T]||_F^2 (unbiased; " + COND_MUMU + ")")
 
 lemma_14_rate = _rate(
     "goel2026/lemma-14/rate", "Lemma 14 (Gaussian Poincare)", r"\operatorname{tr}\operatorname{Var}_{-i}(\mu_i)=O(1/n)",
@@ -738,17 +737,17 @@ lemma_14_rate = _rate(
 lemma_15_rate = _rate(
     "goel2026/lemma-15/rate", "Lemma 15", r"\|\mathbb E_{-i}[\mu_i\mu_i^\top]-m_im_i^\top\|_F^2\le c_5/n+c_6/n^2",
     ("RECONSTRUCTED", "claims file Lemma 15; the statement is missing from the extraction"), 1,
-    lambda c, D: _mumu(D) - np.outer(c.m, c.m), _sq_mean,
-    quantity="||E_{-i}[mu mu^T] - m m^T||_F^2 (unbiased)")
+    lambda c, D: D.cond_mumu() - np.outer(c.m, c.m), _sq_mean,
+    quantity="||E_{-i}[mu mu^T] - m m^T||_F^2 (unbiased; " + COND_MUMU + ")")
 
 lemma_16_rate = _rate(
     "goel2026/lemma-16/rate", "Lemma 16",
     r"\mathbb E_i\|\mathbb E_{-i}[\mu_i\mu_i^\top]-m_im_i^\top\|_F^2=O(1/n)",
     ("UNKNOWN", "statement (claims file: 'x_i-integrated versions via Hoelder'); RECONSTRUCTED here as the "
                 "integrated Lemma 15"), 1,
-    lambda c, R: tuple(_mumu(D) - _mm_rows(c, R[0]) for D in R[1:]), sf.pair_mean,
+    lambda c, R: tuple(D.cond_mumu() - _mm_rows(c, R[0]) for D in R[1:]), sf.pair_mean,
     integrated=True, replicas=2, shared=(SQUARES,),
-    quantity="E_i ||E_{-i}[mu mu^T] - m m^T||_F^2 (product of two independent key sets). Rate: O(1/n) for this "
+    quantity="E_i ||E_{-i}[mu mu^T] - m m^T||_F^2 (product of two independent key sets; " + COND_MUMU + "). Rate: O(1/n) for this "
              "square, Lemma 15's c_5/n + c_6/n^2 form ('goel2026/squared-rates'); ||C||_op reaches 0.5 here, where "
              "lemma-12/rate's integrability condition lambda_max(4 sym(C) - 2 C C^T) < 1 can fail (d = 1, "
              "C = 0.5: 1.5)")
@@ -757,14 +756,19 @@ lemma_17_rate = _rate(
     "goel2026/lemma-17/rate", "Lemma 17", r"\mathbb E_i\operatorname{tr}\operatorname{Var}_{-i}(\mu_i)=O(1/n)",
     ("UNKNOWN", "statement (claims file: 'x_i-integrated versions'); RECONSTRUCTED here as the integrated "
                 "Lemma 14"), 1,
-    lambda c, R: tuple(D.mu for D in R[1:]), _mu_var,
-    integrated=True, replicas=2, quantity="E||mu||^2 - E[mu . mu'] with mu' from independent keys (unbiased)")
+    lambda c, R: (np.trace(R[1].cond_mumu(), axis1=1, axis2=2), R[1].mu_bar, R[2].mu_bar), sf.cond_mu_var,
+    integrated=True, replicas=2,
+    quantity="E||mu||^2 - E[mu . mu'] with mu' from independent keys (unbiased), each given the scores: tr E[mu mu^T | z] "
+             "- E[mu | z] . E[mu' | z'] (models.softmax_moments.ScoreDraws: the same mean, without the residual keys' "
+             "noise)")
 
 lemma_18_rate = _rate(
     "goel2026/lemma-18/rate", "Lemma 18 (as used in Theorem 4)", r"\|\mathbb E[x_i(\mu_i-m_i)^\top]\|_F^2=O(1/n)",
     ("RECONSTRUCTED", "claims file Lemmas 16-18: the example it gives"), 1,
-    lambda c, R: R[0][:, :, None] * (R[1].mu - _m_rows(c, R[0]))[:, None, :], _sq_mean,
-    integrated=True, quantity="||E[x_i (mu_i - m_i)^T]||_F^2 (unbiased)")
+    lambda c, R: R[0][:, :, None] * (R[1].mu_bar - _m_rows(c, R[0]))[:, None, :], _sq_mean,
+    integrated=True, quantity="||E[x_i (mu_i - m_i)^T]||_F^2 (unbiased; mu_i replaced by E[mu_i | the scores], "
+                              "models.softmax_moments.ScoreDraws.mu_bar: the same mean, without the residual keys' "
+                              "noise)")
 
 lemma_19_rate = _rate(
     "goel2026/lemma-19/rate", "Lemma 19 (Gaussian Poincare)",

@@ -230,13 +230,14 @@ def test_score_draws_have_the_law_of_the_keys_softmax(query):
         by_scores.cov()
 
 
-def test_cond_cov_is_the_mean_of_C_over_the_residuals_given_the_scores():
-    """ScoreDraws.cond_cov against C_i of explicit keys x_j = a z_j + r_j, the scores z fixed (one draw) and the
-    residuals r_j ~ N(0, Sigma - a a^T) drawn 100000 times: every entry within 5 standard errors."""
+def test_conditional_means_given_the_scores():
+    """ScoreDraws.mu_bar, cond_mumu and cond_cov against mu_i, mu_i mu_i^T and C_i of explicit keys
+    x_j = a z_j + r_j, the scores z fixed (one draw) and the residuals r_j ~ N(0, Sigma - a a^T) drawn 100000
+    times: every entry within 5 standard errors."""
     rng = np.random.default_rng(3)
     d, n, reps = 3, 6, 100_000
     G = rng.standard_normal((d, d))
-    Sigma, B, x = G @ G.T + 0.5 * np.eye(d), 0.6 * rng.standard_normal((d, d)), rng.standard_normal(d)
+    Sigma, B, x = G @ G.T + 0.5 * np.eye(d), 0.1 * rng.standard_normal((d, d)), rng.standard_normal(d)  # spread weights
     D = sm.score_draws(x, B, Sigma, np.random.default_rng(5), n, 1)
     u = B.T @ x
     z = (np.random.default_rng(5).standard_normal((1, n - 1)))[0]  # score_draws' own first draw: the z of D
@@ -244,5 +245,7 @@ def test_cond_cov_is_the_mean_of_C_over_the_residuals_given_the_scores():
     keys = D.a[0] * z[None, :, None] + r
     np.testing.assert_allclose(keys[0] @ u, np.sqrt(u @ Sigma @ u) * z, rtol=1e-6)  # the scores are D's (up to the
     # rounding of the singular residual law)
-    C = sm.query(x, B, keys).cov().reshape(reps, -1)
-    assert np.all(np.abs(C.mean(axis=0) - D.cond_cov()[0].ravel()) <= 5 * C.std(axis=0) / np.sqrt(reps))
+    Q = sm.query(x, B, keys)
+    for draws, mean in [(Q.mu, D.mu_bar), (Q.mu[:, :, None] * Q.mu[:, None, :], D.cond_mumu()), (Q.cov(), D.cond_cov())]:
+        v = draws.reshape(reps, -1)
+        assert np.all(np.abs(v.mean(axis=0) - mean[0].ravel()) <= 5 * v.std(axis=0) / np.sqrt(reps))

@@ -80,6 +80,17 @@ class ScoreDraws(QueryDraws):
     pz: np.ndarray
     pz2: np.ndarray
 
+    @property
+    def mu_bar(self) -> np.ndarray:
+        """E[mu_i | the scores] per draw, (size, d): p_ii x_i + a sum_j p_ij z_j."""
+        return self.p_self[:, None] * self.x_i + self.a * self.pz[:, None]
+
+    def cond_mumu(self) -> np.ndarray:
+        """E[mu_i mu_i^T | the scores] per draw, (size, d, d): mu_bar mu_bar^T + sum_j p_ij^2 (Sigma - a a^T)."""
+        m, a = self.mu_bar, self.a
+        return (m[:, :, None] * m[:, None, :]
+                + np.sum(self.p_other * self.p_other, axis=1)[:, None, None] * (self.Sigma - a[:, :, None] * a[:, None, :]))
+
     def cond_cov(self) -> np.ndarray:
         """E[C_i | the scores] per draw, (size, d, d): with x_j = a z_j + r_j and C_i = sum_j p_ij x_j x_j^T - mu mu^T
         (self-term included, sum_j p_ij = 1), E[x_j x_j^T | z_j] = a a^T z_j^2 + Sigma_perp, E[mu mu^T | z] =
@@ -88,7 +99,7 @@ class ScoreDraws(QueryDraws):
         Its mean is E C_i; a product of two independent draws' has the mean of the product of their C_i."""
         X = np.broadcast_to(self.x_i, self.a.shape)
         aa = self.a[:, :, None] * self.a[:, None, :]
-        mu_bar = self.p_self[:, None] * X + self.a * self.pz[:, None]
+        mu_bar = self.mu_bar
         rest = 1 - self.p_self - np.sum(self.p_other * self.p_other, axis=1)
         return (self.p_self[:, None, None] * X[:, :, None] * X[:, None, :] + self.pz2[:, None, None] * aa
                 + rest[:, None, None] * (self.Sigma - aa) - mu_bar[:, :, None] * mu_bar[:, None, :])

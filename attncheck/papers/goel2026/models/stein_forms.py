@@ -78,11 +78,12 @@ def mumu(D):
     return D.mu[:, :, None] * D.mu[:, None, :]
 
 
-def mu_var(pair):
-    """E||mu||^2 - E[mu . mu'] from draws of (mu, mu') with independent keys: unbiased E_i tr Var_{-i}(mu_i)
-    (Lemma 17)."""
-    mu, mu2 = pair
-    return float(np.mean(np.sum(mu * (mu - mu2), axis=1)))
+def cond_mu_var(draws):
+    """E_i tr Var_{-i}(mu_i) = E||mu||^2 - E[mu . mu'] from draws (tr E[mu mu^T | z], E[mu | z], E[mu' | z']) of
+    two independent key sets' scores z, z' and the same x_i: unbiased, without the residual keys' noise (Lemma 17,
+    models.softmax_moments.ScoreDraws)."""
+    tr, mu, mu2 = draws
+    return float(np.mean(tr - np.sum(mu * mu2, axis=1)))
 
 
 def lemma11_parts(x_i, m, D):
