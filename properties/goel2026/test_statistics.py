@@ -555,14 +555,16 @@ GAP_PATH_READING = ("n from 16 to 1024 (quick 4 points, deep 7): below n ~ 256 t
                   "n^2 E_{-i} p_ij^2 -> e^q",
             "estimate": "per draw (Err x)^T A g + ||A (mu - m)||^2 / 2 (models.finite_n_bias.loss_gap_draws: one row's "
                         "loss minus its population counterpart, with mu - m -> its Stein form g in the linear term and "
-                        "the noise term, of mean 0, dropped): mean = the gap exactly, O(1/n) per draw; "
+                        "the noise term, of mean 0, dropped), given the scores of the keys (finite_n_bias."
+                        "cond_loss_gap_draws: its mean over the residual keys in closed form): mean = the gap "
+                        "exactly, O(1/n) per draw; "
                         f"{ROW_DRAWS} draws; |mean| (the gap's sign is not claimed), with its batch-means standard error (rate form)",
             "O(.)": "n^1 times the estimate",
             "path": GAP_PATH_READING,
         }),
 )
 def theorem_1_part_1_finite_n(case, R, xp):
-    v = _row_terms(case, R, fb.loss_gap_draws, keys=False)
+    v = _row_terms(case, R, fb.cond_loss_gap_draws, keys=False)
     return batch_estimate(lambda d: abs(float(np.mean(d))), v).scaled(case.n)
 
 

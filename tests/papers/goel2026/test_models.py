@@ -249,3 +249,19 @@ def test_conditional_means_given_the_scores():
     for draws, mean in [(Q.mu, D.mu_bar), (Q.mu[:, :, None] * Q.mu[:, None, :], D.cond_mumu()), (Q.cov(), D.cond_cov())]:
         v = draws.reshape(reps, -1)
         assert np.all(np.abs(v.mean(axis=0) - mean[0].ravel()) <= 5 * v.std(axis=0) / np.sqrt(reps))
+
+
+def test_cond_loss_gap_is_the_mean_of_the_loss_gap_over_the_residuals():
+    """finite_n_bias.cond_loss_gap_draws against loss_gap_draws over explicit keys x_j = a z_j + r_j, the query
+    and the scores fixed and the residuals drawn 100000 times: within 5 standard errors."""
+    from attncheck.papers.goel2026.models import finite_n_bias as fb
+    rng = np.random.default_rng(11)
+    d, k, n, reps = 3, 3, 6, 100_000
+    G = rng.standard_normal((d, d))
+    problem = gr.Problem(G @ G.T + 0.5 * np.eye(d), rng.standard_normal((k, d)), 0.1)
+    A, B, x = 0.5 * rng.standard_normal((k, d)), 0.1 * rng.standard_normal((d, d)), rng.standard_normal((1, d))
+    D = sm.score_draws(x, B, problem.Sigma, np.random.default_rng(5), n, 1)
+    z = np.random.default_rng(5).standard_normal((1, n - 1))[0]
+    r = rng.multivariate_normal(np.zeros(d), problem.Sigma - np.outer(D.a[0], D.a[0]), size=(reps, n - 1))
+    v = fb.loss_gap_draws(A, B, problem, sm.query(np.repeat(x, reps, axis=0), B, D.a[0] * z[None, :, None] + r))
+    assert abs(v.mean() - fb.cond_loss_gap_draws(A, B, problem, D)[0]) <= 5 * v.std() / np.sqrt(reps)

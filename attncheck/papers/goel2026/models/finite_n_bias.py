@@ -86,6 +86,17 @@ def loss_gap_draws(A, B, problem: Problem, D: sm.QueryDraws) -> np.ndarray:
     return np.sum(Ex * (g @ A.T), axis=1) + 0.5 * np.sum((dm @ A.T) ** 2, axis=1)
 
 
+def cond_loss_gap_draws(A, B, problem: Problem, D: sm.ScoreDraws) -> np.ndarray:
+    """:func:`loss_gap_draws` given the scores (its conditional mean over the residual keys): the Stein form g
+    depends on the weights alone, and E[||A delta||^2 | z] = ||A (mu_bar - m)||^2 + sum_j p_ij^2 tr(A Sigma_perp A^T),
+    Sigma_perp = Sigma - a a^T (models.softmax_moments.ScoreDraws). The same mean, E L_n - L."""
+    m, g, _, Ex = _row_parts(A, B, problem, D)
+    Aa = D.a @ A.T
+    spread = np.sum(A * (A @ problem.Sigma), axis=None) - np.sum(Aa * Aa, axis=1)  # tr(A Sigma_perp A^T) per draw
+    return (np.sum(Ex * (g @ A.T), axis=1) + 0.5 * np.sum(((D.mu_bar - m) @ A.T) ** 2, axis=1)
+            + 0.5 * np.sum(D.p_other * D.p_other, axis=1) * spread)
+
+
 def regularizer_bias_draws(A, B, Sigma, S_hat) -> np.ndarray:
     """Per dataset (size, (k + d) d): grad R_hat - grad R minus its term linear in Sigma_hat - Sigma (mean 0):
     the quadratic and cubic terms, whose mean is E grad R_hat - grad R exactly (Theorem 5). The linear term
