@@ -553,11 +553,10 @@ GAP_PATH_READING = ("n from 16 to 1024 (quick 4 points, deep 7): below n ~ 256 t
             "inputs": A3_BOX + "; " + TUBE_R,
             "A3": "the gap's O(1/n) term needs the same integrals as theorem-4/main: n E_{-i} p_ii -> e^{s - q/2}, "
                   "n^2 E_{-i} p_ij^2 -> e^q",
-            "estimate": "per draw (Err x)^T A g + ||A (mu - m)||^2 / 2 (models.finite_n_bias.loss_gap_draws: one row's "
-                        "loss minus its population counterpart, with mu - m -> its Stein form g in the linear term and "
-                        "the noise term, of mean 0, dropped), given the scores of the keys (finite_n_bias."
-                        "cond_loss_gap_draws: its mean over the residual keys in closed form): mean = the gap "
-                        "exactly, O(1/n) per draw; "
+            "estimate": "per draw (Err x)^T A g + ||A (mu - m)||^2 / 2 given the keys' scores (models.finite_n_bias."
+                        "cond_loss_gap_draws: one row's loss minus its population counterpart, mu - m -> its Stein "
+                        "form g in the linear term, the noise term of mean 0 dropped): mean = the gap exactly, O(1/n) "
+                        "per draw; "
                         f"{ROW_DRAWS} draws; |mean| (the gap's sign is not claimed), with its batch-means standard error (rate form)",
             "O(.)": "n^1 times the estimate",
             "path": GAP_PATH_READING,
