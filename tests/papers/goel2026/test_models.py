@@ -231,9 +231,9 @@ def test_score_draws_have_the_law_of_the_keys_softmax(query):
 
 
 def test_conditional_means_given_the_scores():
-    """ScoreDraws.mu_bar, cond_mumu and cond_cov against mu_i, mu_i mu_i^T and C_i of explicit keys
-    x_j = a z_j + r_j, the scores z fixed (one draw) and the residuals r_j ~ N(0, Sigma - a a^T) drawn 100000
-    times: every entry within 5 standard errors."""
+    """ScoreDraws.mu_bar, cond_mumu, gap_outer and cond_cov against mu_i, mu_i mu_i^T, (mu_i - m)(mu_i - m)^T and C_i
+    of explicit keys x_j = a z_j + r_j, the scores z fixed (one draw) and the residuals r_j ~ N(0, Sigma - a a^T)
+    drawn 100000 times: every entry within 5 standard errors."""
     rng = np.random.default_rng(3)
     d, n, reps = 3, 6, 100_000
     G = rng.standard_normal((d, d))
@@ -246,7 +246,9 @@ def test_conditional_means_given_the_scores():
     np.testing.assert_allclose(keys[0] @ u, np.sqrt(u @ Sigma @ u) * z, rtol=1e-6)  # the scores are D's (up to the
     # rounding of the singular residual law)
     Q = sm.query(x, B, keys)
-    for draws, mean in [(Q.mu, D.mu_bar), (Q.mu[:, :, None] * Q.mu[:, None, :], D.cond_mumu()), (Q.cov(), D.cond_cov())]:
+    m = Sigma @ B.T @ x
+    for draws, mean in [(Q.mu, D.mu_bar), (Q.mu[:, :, None] * Q.mu[:, None, :], D.cond_mumu()),
+                        (Q.gap_outer(m), D.gap_outer(m)), (Q.cov(), D.cond_cov())]:
         v = draws.reshape(reps, -1)
         assert np.all(np.abs(v.mean(axis=0) - mean[0].ravel()) <= 5 * v.std(axis=0) / np.sqrt(reps))
 

@@ -28,6 +28,11 @@ class QueryDraws:
     keys: np.ndarray | None  # (size, n - 1, d); None when drawn by :func:`score_draws`
     x_i: np.ndarray  # (d,) or (size, d)
 
+    def gap_outer(self, m) -> np.ndarray:
+        """(mu_i - m)(mu_i - m)^T per draw, (size, d, d)."""
+        dm = self.mu - m
+        return dm[:, :, None] * dm[:, None, :]
+
     def cov(self, rows: int = 2**14) -> np.ndarray:
         """C_i per draw, (size, d, d): the centred keys in chunks of at most ``rows`` key rows, so that
         the (draws, n - 1, d) temporaries stay in cache."""
@@ -89,6 +94,13 @@ class ScoreDraws(QueryDraws):
         """E[mu_i mu_i^T | the scores] per draw, (size, d, d): mu_bar mu_bar^T + sum_j p_ij^2 (Sigma - a a^T)."""
         m, a = self.mu_bar, self.a
         return (m[:, :, None] * m[:, None, :]
+                + np.sum(self.p_other * self.p_other, axis=1)[:, None, None] * (self.Sigma - a[:, :, None] * a[:, None, :]))
+
+    def gap_outer(self, m) -> np.ndarray:
+        """E[(mu_i - m)(mu_i - m)^T | the scores] per draw: (mu_bar - m)(mu_bar - m)^T + sum_j p_ij^2 (Sigma - a a^T)
+        (the same mean as :meth:`QueryDraws.gap_outer`, without the residual keys' noise)."""
+        dm, a = self.mu_bar - m, self.a
+        return (dm[:, :, None] * dm[:, None, :]
                 + np.sum(self.p_other * self.p_other, axis=1)[:, None, None] * (self.Sigma - a[:, :, None] * a[:, None, :]))
 
     def cond_cov(self) -> np.ndarray:

@@ -62,15 +62,15 @@ def cov_gap(D, m, m_row, Sigma):
     p_ii (x x^T - Sigma - m m^T) - sum_j (3p_ij^2 - 2p_ij^3) m m^T + m m^T - mu mu^T, with
     m m^T - mu mu^T = -(g m^T + m g^T + (mu - m)(mu - m)^T) and mu - m replaced in the linear terms by its
     Stein form g (Lemma 11). Every term is O(1/n) per draw; C_i - Sigma itself spreads O(n^{-1/2}).
-    One softmax per key set serves both forms. ``D``: the softmax draws of one query x_i; m = Sigma B^T x_i,
+    One softmax per key set serves both forms. ``D``: the softmax draws of one query x_i (from the scores:
+    (mu - m)(mu - m)^T given them, the same mean); m = Sigma B^T x_i,
     ``m_row`` the same vector as the row x_i^T B Sigma (the two products round differently)."""
     x, S = D.x_i, Sigma
     mm = np.outer(m, m)
     g = mean_gap(D, x, m_row)
-    dm = D.mu - m
     w = (3 * D.p_other ** 2 - 2 * D.p_other ** 3).sum(axis=1)
     return (D.p_self[:, None, None] * (np.outer(x, x) - S - mm)[None] - w[:, None, None] * mm[None]
-            - (g[:, :, None] * m[None, None, :] + m[None, :, None] * g[:, None, :] + dm[:, :, None] * dm[:, None, :]))
+            - (g[:, :, None] * m[None, None, :] + m[None, :, None] * g[:, None, :] + D.gap_outer(m)))
 
 
 def mumu(D):
