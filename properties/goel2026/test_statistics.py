@@ -295,10 +295,10 @@ def _row_seed(case, rng, size):
     return int(rng.integers(2**63)), size
 
 
-def _row_terms(case, R, terms, keys=True):
-    """``terms`` over the case's draws; the keys themselves only where the terms need them (``keys``: C_i)."""
+def _row_terms(case, R, terms):
+    """``terms`` over the case's draws (of the query rows and the scores of their keys)."""
     seed, size = R
-    return fb.row_draws(terms, *_theta(case), case.problem, case.n, np.random.default_rng(seed), size, keys=keys)
+    return fb.row_draws(terms, *_theta(case), case.problem, case.n, np.random.default_rng(seed), size)
 
 
 THM4_PATH = {"quick": [16, 64, 256], "deep": [16, 32, 64, 128, 256, 512, 1024]}
@@ -307,10 +307,10 @@ THM4_PATH_READING = ("n = 16, 64, 256 (quick, 3 points; deep 16 ... 1024, 7 poin
                      "from growth; three points leave the fit one degree of freedom): a quick INCONCLUSIVE means "
                      "'extend the path' (deep)")
 ROW_DRAWS = 2000
-STEIN_ROWS = ("per draw (a query row x ~ N(0, Sigma) and its n - 1 other keys) the Stein form of the row's bias "
-              "(models.finite_n_bias: mu_i - m_i and C_i - Sigma replaced in their linear terms by the Stein forms of "
-              "Lemmas 11 and 20, the noise term, of mean 0, dropped): the mean is the bias exactly and every term is "
-              "O(1/n) per draw, so the relative error stays O(N^{-1/2}) at every n (the plain row differences spread "
+STEIN_ROWS = ("per draw (a query row x ~ N(0, Sigma) and its n - 1 other keys' scores) the Stein form of the row's "
+              "bias (models.finite_n_bias: mu_i - m_i and C_i - Sigma replaced in their linear terms by the Stein forms "
+              "of Lemmas 11 and 20, the rest by their means given the scores, the noise term of mean 0 dropped): the "
+              "mean is the bias exactly and every term is O(1/n) per draw (the plain row differences spread "
               f"O(n^{{-1/2}})); {ROW_DRAWS} draws per case")
 
 
@@ -554,7 +554,7 @@ GAP_PATH_READING = ("n from 16 to 1024 (quick 4 points, deep 7): below n ~ 256 t
             "A3": "the gap's O(1/n) term needs the same integrals as theorem-4/main: n E_{-i} p_ii -> e^{s - q/2}, "
                   "n^2 E_{-i} p_ij^2 -> e^q",
             "estimate": "per draw (Err x)^T A g + ||A (mu - m)||^2 / 2 given the keys' scores (models.finite_n_bias."
-                        "cond_loss_gap_draws: one row's loss minus its population counterpart, mu - m -> its Stein "
+                        "loss_gap_draws: one row's loss minus its population counterpart, mu - m -> its Stein "
                         "form g in the linear term, the noise term of mean 0 dropped): mean = the gap exactly, O(1/n) "
                         "per draw; "
                         f"{ROW_DRAWS} draws; |mean| (the gap's sign is not claimed), with its batch-means standard error (rate form)",
@@ -563,7 +563,7 @@ GAP_PATH_READING = ("n from 16 to 1024 (quick 4 points, deep 7): below n ~ 256 t
         }),
 )
 def theorem_1_part_1_finite_n(case, R, xp):
-    v = _row_terms(case, R, fb.cond_loss_gap_draws, keys=False)
+    v = _row_terms(case, R, fb.loss_gap_draws)
     return batch_estimate(lambda d: abs(float(np.mean(d))), v).scaled(case.n)
 
 

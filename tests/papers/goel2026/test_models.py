@@ -231,9 +231,10 @@ def test_score_draws_have_the_law_of_the_keys_softmax(query):
 
 
 def test_conditional_means_given_the_scores():
-    """ScoreDraws.mu_bar, cond_mumu, gap_outer and cond_cov against mu_i, mu_i mu_i^T, (mu_i - m)(mu_i - m)^T and C_i
-    of explicit keys x_j = a z_j + r_j, the scores z fixed (one draw) and the residuals r_j ~ N(0, Sigma - a a^T)
-    drawn 100000 times: every entry within 5 standard errors."""
+    """ScoreDraws.mu_bar, cond_mumu, gap_outer, cond_cov and tilted_cov against mu_i, mu_i mu_i^T,
+    (mu_i - m)(mu_i - m)^T, C_i and (mu_i - m)^T K C_i of explicit keys x_j = a z_j + r_j, the scores z fixed
+    (one draw) and the residuals r_j ~ N(0, Sigma - a a^T) drawn 100000 times: every entry within 5 standard
+    errors."""
     rng = np.random.default_rng(3)
     d, n, reps = 3, 6, 100_000
     G = rng.standard_normal((d, d))
@@ -247,15 +248,17 @@ def test_conditional_means_given_the_scores():
     # rounding of the singular residual law)
     Q = sm.query(x, B, keys)
     m = Sigma @ B.T @ x
+    K = G.T @ G  # symmetric, as A^T A
     for draws, mean in [(Q.mu, D.mu_bar), (Q.mu[:, :, None] * Q.mu[:, None, :], D.cond_mumu()),
-                        (Q.gap_outer(m), D.gap_outer(m)), (Q.cov(), D.cond_cov())]:
+                        (Q.gap_outer(m), D.gap_outer(m)), (Q.cov(), D.cond_cov()), (Q.tilted_cov(K, m), D.tilted_cov(K, m))]:
         v = draws.reshape(reps, -1)
         assert np.all(np.abs(v.mean(axis=0) - mean[0].ravel()) <= 5 * v.std(axis=0) / np.sqrt(reps))
 
 
-def test_cond_loss_gap_is_the_mean_of_the_loss_gap_over_the_residuals():
-    """finite_n_bias.cond_loss_gap_draws against loss_gap_draws over explicit keys x_j = a z_j + r_j, the query
-    and the scores fixed and the residuals drawn 100000 times: within 5 standard errors."""
+def test_row_terms_from_the_scores_are_their_means_over_the_residuals():
+    """finite_n_bias.loss_gap_draws and gradient_bias_draws from the scores against the same over explicit keys
+    x_j = a z_j + r_j, the query and the scores fixed and the residuals drawn 100000 times: within 5 standard
+    errors."""
     from attncheck.papers.goel2026.models import finite_n_bias as fb
     rng = np.random.default_rng(11)
     d, k, n, reps = 3, 3, 6, 100_000
@@ -265,5 +268,7 @@ def test_cond_loss_gap_is_the_mean_of_the_loss_gap_over_the_residuals():
     D = sm.score_draws(x, B, problem.Sigma, np.random.default_rng(5), n, 1)
     z = np.random.default_rng(5).standard_normal((1, n - 1))[0]
     r = rng.multivariate_normal(np.zeros(d), problem.Sigma - np.outer(D.a[0], D.a[0]), size=(reps, n - 1))
-    v = fb.loss_gap_draws(A, B, problem, sm.query(np.repeat(x, reps, axis=0), B, D.a[0] * z[None, :, None] + r))
-    assert abs(v.mean() - fb.cond_loss_gap_draws(A, B, problem, D)[0]) <= 5 * v.std() / np.sqrt(reps)
+    Q = sm.query(np.repeat(x, reps, axis=0), B, D.a[0] * z[None, :, None] + r)
+    for terms in (fb.loss_gap_draws, fb.gradient_bias_draws):
+        v = terms(A, B, problem, Q).reshape(reps, -1)
+        assert np.all(np.abs(v.mean(axis=0) - terms(A, B, problem, D).reshape(-1)) <= 5 * v.std(axis=0) / np.sqrt(reps))

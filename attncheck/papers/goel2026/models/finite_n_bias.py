@@ -44,20 +44,20 @@ def stein_cov_gap_times(D: sm.QueryDraws, m, g, v, Sigma) -> np.ndarray:
     """Per draw Gamma~ v (size, d), Gamma~ the symmetric Stein form of C_i - Sigma (Lemma 20, E_{-i} Gamma~ =
     E_{-i} C_i - Sigma): p_ii (x x^T - Sigma - m m^T) - sum_j (3p_ij^2 - 2p_ij^3) m m^T - (g m^T + m g^T +
     delta delta^T), the last bracket being m m^T - mu mu^T with delta -> g in its linear terms; by inner
-    products, never the (size, d, d) array."""
-    x, dm, p = D.x_i, D.mu - m, D.p_other
+    products but for delta delta^T (D.gap_outer: given the scores for score draws, the same mean)."""
+    x, p = D.x_i, D.p_other
     w = (p * p * (3 - 2 * p)).sum(axis=1)[:, None]  # sum_j 3p_ij^2 - 2p_ij^3, without the slow power p^3
     vm = _dot(v, m)
     return (D.p_self[:, None] * (_dot(v, x) * x - v @ Sigma - vm * m) - w * vm * m
-            - (_dot(v, g) * m + vm * g + _dot(v, dm) * dm))
+            - (_dot(v, g) * m + vm * g + np.einsum("sbc,sc->sb", D.gap_outer(m), v)))
 
 
 def _row_parts(A, B, problem: Problem, D: sm.QueryDraws):
-    """(m, g, delta, Err x) for the softmax draws D of query rows x = D.x_i (size, d)."""
+    """(m, g, Err x) for the softmax draws D of query rows x = D.x_i (size, d)."""
     x = D.x_i
     m = x @ B @ problem.Sigma
     Ex = x @ (A @ problem.Sigma @ B.T - problem.M).T
-    return m, stein_mean_gap(D, m), D.mu - m, Ex
+    return m, stein_mean_gap(D, m), Ex
 
 
 def gradient_bias_draws(A, B, problem: Problem, D: sm.QueryDraws) -> np.ndarray:
@@ -67,34 +67,25 @@ def gradient_bias_draws(A, B, problem: Problem, D: sm.QueryDraws) -> np.ndarray:
     bias_B = x (Err x)^T A Gamma~ + x g^T A^T A Sigma + x delta^T A^T A Gamma
     (from E grad_B L_n = E[x x^T Err^T A C] + E[x delta^T A^T A C], the noise term having mean 0),
     Gamma~ the Stein form of C - Sigma, Gamma = C - Sigma itself (product of two fluctuations).
-    Both are outer products x v^T: A (a b^T) = (A a) b^T and x (v^T G) = x (G^T v)^T, so no (d, d) product
-    per draw. D: the softmax draws of the query rows x, over their keys (C_i)."""
+    Both are outer products x v^T: A (a b^T) = (A a) b^T and x (v^T G) = x (G^T v)^T. D: the softmax draws of
+    the query rows x, over their keys, or from their scores, where delta delta^T, delta and delta^T A^T A C take
+    their means given the scores (D.gap_outer, D.mu_bar, D.tilted_cov): the same mean."""
     x = D.x_i
-    m, g, dm, Ex = _row_parts(A, B, problem, D)
+    m, g, Ex = _row_parts(A, B, problem, D)
     S, AtA = problem.Sigma, A.T @ A
-    bA = -_outer(x @ problem.M.T, g) + _outer(g @ A.T, m) + _outer(m @ A.T, g) + _outer(dm @ A.T, dm)
-    u = dm @ AtA
-    bB = _outer(x, stein_cov_gap_times(D, m, g, Ex @ A, S) + g @ AtA @ S
-                + np.einsum("sb,sbc->sc", u, D.cov()) - u @ S)
+    bA = (-_outer(x @ problem.M.T, g) + _outer(g @ A.T, m) + _outer(m @ A.T, g)
+          + np.einsum("kb,sbc->skc", A, D.gap_outer(m)))
+    bB = _outer(x, stein_cov_gap_times(D, m, g, Ex @ A, S) + g @ AtA @ S + D.tilted_cov(AtA, m)
+                - (D.mu_bar - m) @ AtA @ S)
     return np.concatenate([bA.reshape(len(x), -1), bB.reshape(len(x), -1)], axis=1)
 
 
 def loss_gap_draws(A, B, problem: Problem, D: sm.QueryDraws) -> np.ndarray:
     """Per draw (size,): (Err x)^T A g + ||A delta||^2 / 2, whose mean is E L_n - L exactly: one row's
-    1/2||y - A mu||^2 - 1/2||y - A m||^2 = -(y - A m)^T A delta + 1/2||A delta||^2, y - A m = -Err x + eps."""
-    _, g, dm, Ex = _row_parts(A, B, problem, D)
-    return np.sum(Ex * (g @ A.T), axis=1) + 0.5 * np.sum((dm @ A.T) ** 2, axis=1)
-
-
-def cond_loss_gap_draws(A, B, problem: Problem, D: sm.ScoreDraws) -> np.ndarray:
-    """:func:`loss_gap_draws` given the scores (its conditional mean over the residual keys): the Stein form g
-    depends on the weights alone, and E[||A delta||^2 | z] = ||A (mu_bar - m)||^2 + sum_j p_ij^2 tr(A Sigma_perp A^T),
-    Sigma_perp = Sigma - a a^T (models.softmax_moments.ScoreDraws). The same mean, E L_n - L."""
-    m, g, _, Ex = _row_parts(A, B, problem, D)
-    Aa = D.a @ A.T
-    spread = np.sum(A * (A @ problem.Sigma), axis=None) - np.sum(Aa * Aa, axis=1)  # tr(A Sigma_perp A^T) per draw
-    return (np.sum(Ex * (g @ A.T), axis=1) + 0.5 * np.sum(((D.mu_bar - m) @ A.T) ** 2, axis=1)
-            + 0.5 * np.sum(D.p_other * D.p_other, axis=1) * spread)
+    1/2||y - A mu||^2 - 1/2||y - A m||^2 = -(y - A m)^T A delta + 1/2||A delta||^2, y - A m = -Err x + eps.
+    ||A delta||^2 = tr(A delta delta^T A^T), delta delta^T given the scores for score draws (D.gap_outer)."""
+    m, g, Ex = _row_parts(A, B, problem, D)
+    return np.sum(Ex * (g @ A.T), axis=1) + 0.5 * np.einsum("kb,sbc,kc->s", A, D.gap_outer(m), A)
 
 
 def regularizer_bias_draws(A, B, Sigma, S_hat) -> np.ndarray:
@@ -111,19 +102,15 @@ def regularizer_bias_draws(A, B, Sigma, S_hat) -> np.ndarray:
                           axis=1)
 
 
-def row_draws(terms, A, B, problem: Problem, n: int, rng, size: int, rows: int = 2**20, keys: bool = True
-              ) -> np.ndarray:
+def row_draws(terms, A, B, problem: Problem, n: int, rng, size: int, rows: int = 2**20) -> np.ndarray:
     """``terms(A, B, problem, D)`` over ``size`` draws of (query row x ~ N(0, Sigma), its n - 1 other keys),
-    generated in chunks of at most ``rows`` key rows (memory O(rows d), never all draws at once). D: the
-    softmax draws of x over the keys themselves (``keys``), or from their scores (sm.score_draws: the same law
-    of p and mu, no C_i)."""
-    L = np.linalg.cholesky(problem.Sigma)
+    generated in chunks of at most ``rows`` draws x keys (memory O(rows), never all draws at once). D: the
+    softmax draws of x from the keys' scores (sm.score_draws: the law of p and mu of the keys themselves)."""
     chunk = max(1, rows // max(n, 1))
+    L = np.linalg.cholesky(problem.Sigma)
     out = []
     for start in range(0, size, chunk):
         m = min(chunk, size - start)
         x = rng.standard_normal((m, problem.d)) @ L.T
-        D = sm.query(x, B, sm.draw_keys(problem.Sigma, rng, n, m)) if keys else \
-            sm.score_draws(x, B, problem.Sigma, rng, n, m)
-        out.append(terms(A, B, problem, D))
+        out.append(terms(A, B, problem, sm.score_draws(x, B, problem.Sigma, rng, n, m)))
     return np.concatenate(out)

@@ -28,10 +28,19 @@ class QueryDraws:
     keys: np.ndarray | None  # (size, n - 1, d); None when drawn by :func:`score_draws`
     x_i: np.ndarray  # (d,) or (size, d)
 
+    @property
+    def mu_bar(self) -> np.ndarray:
+        """mu_i itself (the keys are drawn; :class:`ScoreDraws` gives its mean given the scores)."""
+        return self.mu
+
     def gap_outer(self, m) -> np.ndarray:
         """(mu_i - m)(mu_i - m)^T per draw, (size, d, d)."""
         dm = self.mu - m
         return dm[:, :, None] * dm[:, None, :]
+
+    def tilted_cov(self, K, m) -> np.ndarray:
+        """(mu_i - m)^T K C_i per draw, (size, d), K symmetric."""
+        return np.einsum("sb,sbc->sc", (self.mu - m) @ K, self.cov())
 
     def cov(self, rows: int = 2**14) -> np.ndarray:
         """C_i per draw, (size, d, d): the centred keys in chunks of at most ``rows`` key rows, so that
@@ -78,12 +87,13 @@ def _softmax(s_self, s):
 @dataclass
 class ScoreDraws(QueryDraws):
     """:class:`QueryDraws` drawn from the scores (:func:`score_draws`), with what C_i's conditional mean needs:
-    the key direction a (size, d), Sigma, and sum_j p_ij z_j (size,), sum_j p_ij z_j^2 (size,)."""
+    the key direction a (size, d), Sigma, and sum_j p_ij z_j, sum_j p_ij z_j^2, sum_j p_ij^2 z_j (each (size,))."""
 
     a: np.ndarray
     Sigma: np.ndarray
     pz: np.ndarray
     pz2: np.ndarray
+    p2z: np.ndarray
 
     @property
     def mu_bar(self) -> np.ndarray:
@@ -102,6 +112,20 @@ class ScoreDraws(QueryDraws):
         dm, a = self.mu_bar - m, self.a
         return (dm[:, :, None] * dm[:, None, :]
                 + np.sum(self.p_other * self.p_other, axis=1)[:, None, None] * (self.Sigma - a[:, :, None] * a[:, None, :]))
+
+    def tilted_cov(self, K, m) -> np.ndarray:
+        """E[(mu_i - m)^T K C_i | the scores] per draw, (size, d), K symmetric. With mu_i = mu_bar + R,
+        R = sum_j p_ij r_j, and C_i as in :meth:`cond_cov`: (K (mu_bar - m))^T E[C_i | z] + E[R^T K C_i | z], where
+        only the terms of C_i linear in the residuals contribute (odd Gaussian moments vanish):
+        sum_j p_ij z_j (a r_j^T + r_j a^T) gives (sum_j p_ij^2 z_j) (Sigma_perp K a + tr(K Sigma_perp) a), and
+        -(mu_bar R^T + R mu_bar^T) gives -(sum_j p_ij^2) (Sigma_perp K mu_bar + tr(K Sigma_perp) mu_bar)."""
+        a, mu_bar = self.a, self.mu_bar
+        perp = self.Sigma - a[:, :, None] * a[:, None, :]
+        trKp = np.einsum("bc,scb->s", K, perp)[:, None]
+        p2 = np.sum(self.p_other * self.p_other, axis=1)[:, None]
+        own = np.einsum("sb,sbc->sc", (mu_bar - m) @ K, self.cond_cov())
+        return (own + self.p2z[:, None] * (np.einsum("sbc,cd,sd->sb", perp, K, a) + trKp * a)
+                - p2 * (np.einsum("sbc,cd,sd->sb", perp, K, mu_bar) + trKp * mu_bar))
 
     def cond_cov(self) -> np.ndarray:
         """E[C_i | the scores] per draw, (size, d, d): with x_j = a z_j + r_j and C_i = sum_j p_ij x_j x_j^T - mu mu^T
@@ -141,7 +165,8 @@ def score_draws(x_i, B, Sigma, rng, n: int, size: int) -> ScoreDraws:
     Pw = w - np.where(var[:, None] > 0, Su * (np.sum(u * w, axis=1) / np.where(var > 0, var, 1.0))[:, None], 0.0)
     pz = np.sum(p_other * z, axis=1)
     mu = p_self[:, None] * X + a * pz[:, None] + np.sqrt(np.sum(p_other * p_other, axis=1))[:, None] * Pw
-    return ScoreDraws(p_self, p_other, mu, None, x_i, a, Sigma, pz, np.sum(p_other * z * z, axis=1))
+    return ScoreDraws(p_self, p_other, mu, None, x_i, a, Sigma, pz, np.sum(p_other * z * z, axis=1),
+                      np.sum(p_other * p_other * z, axis=1))
 
 
 def query(x_i, B, keys) -> QueryDraws:
