@@ -100,18 +100,25 @@ class ScoreDraws(QueryDraws):
         """E[mu_i | the scores] per draw, (size, d): p_ii x_i + a sum_j p_ij z_j."""
         return self.p_self[:, None] * self.x_i + self.a * self.pz[:, None]
 
+    @property
+    def p2(self) -> np.ndarray:
+        """sum_j p_ij^2 per draw, (size,)."""
+        return np.sum(self.p_other * self.p_other, axis=1)
+
+    @property
+    def perp(self) -> np.ndarray:
+        """Sigma_perp = Sigma - a a^T per draw, (size, d, d): the covariance of the residual keys."""
+        return self.Sigma - self.a[:, :, None] * self.a[:, None, :]
+
     def cond_mumu(self) -> np.ndarray:
-        """E[mu_i mu_i^T | the scores] per draw, (size, d, d): mu_bar mu_bar^T + sum_j p_ij^2 (Sigma - a a^T)."""
-        m, a = self.mu_bar, self.a
-        return (m[:, :, None] * m[:, None, :]
-                + np.sum(self.p_other * self.p_other, axis=1)[:, None, None] * (self.Sigma - a[:, :, None] * a[:, None, :]))
+        """E[mu_i mu_i^T | the scores] per draw, (size, d, d): mu_bar mu_bar^T + sum_j p_ij^2 Sigma_perp."""
+        return self.gap_outer(0.0)
 
     def gap_outer(self, m) -> np.ndarray:
-        """E[(mu_i - m)(mu_i - m)^T | the scores] per draw: (mu_bar - m)(mu_bar - m)^T + sum_j p_ij^2 (Sigma - a a^T)
+        """E[(mu_i - m)(mu_i - m)^T | the scores] per draw: (mu_bar - m)(mu_bar - m)^T + sum_j p_ij^2 Sigma_perp
         (the same mean as :meth:`QueryDraws.gap_outer`, without the residual keys' noise)."""
-        dm, a = self.mu_bar - m, self.a
-        return (dm[:, :, None] * dm[:, None, :]
-                + np.sum(self.p_other * self.p_other, axis=1)[:, None, None] * (self.Sigma - a[:, :, None] * a[:, None, :]))
+        dm = self.mu_bar - m
+        return dm[:, :, None] * dm[:, None, :] + self.p2[:, None, None] * self.perp
 
     def tilted_cov(self, K, m) -> np.ndarray:
         """E[(mu_i - m)^T K C_i | the scores] per draw, (size, d), K symmetric. With mu_i = mu_bar + R,
@@ -119,10 +126,8 @@ class ScoreDraws(QueryDraws):
         only the terms of C_i linear in the residuals contribute (odd Gaussian moments vanish):
         sum_j p_ij z_j (a r_j^T + r_j a^T) gives (sum_j p_ij^2 z_j) (Sigma_perp K a + tr(K Sigma_perp) a), and
         -(mu_bar R^T + R mu_bar^T) gives -(sum_j p_ij^2) (Sigma_perp K mu_bar + tr(K Sigma_perp) mu_bar)."""
-        a, mu_bar = self.a, self.mu_bar
-        perp = self.Sigma - a[:, :, None] * a[:, None, :]
+        a, mu_bar, perp, p2 = self.a, self.mu_bar, self.perp, self.p2[:, None]
         trKp = np.einsum("bc,scb->s", K, perp)[:, None]
-        p2 = np.sum(self.p_other * self.p_other, axis=1)[:, None]
         own = np.einsum("sb,sbc->sc", (mu_bar - m) @ K, self.cond_cov())
         return (own + self.p2z[:, None] * (np.einsum("sbc,cd,sd->sb", perp, K, a) + trKp * a)
                 - p2 * (np.einsum("sbc,cd,sd->sb", perp, K, mu_bar) + trKp * mu_bar))
@@ -133,12 +138,11 @@ class ScoreDraws(QueryDraws):
         mu_bar mu_bar^T + sum_j p_ij^2 Sigma_perp, mu_bar = p_ii x_i + a sum_j p_ij z_j, Sigma_perp = Sigma - a a^T:
         p_ii x_i x_i^T + (sum_j p_ij z_j^2) a a^T + (1 - p_ii - sum_j p_ij^2) Sigma_perp - mu_bar mu_bar^T.
         Its mean is E C_i; a product of two independent draws' has the mean of the product of their C_i."""
-        X = np.broadcast_to(self.x_i, self.a.shape)
-        aa = self.a[:, :, None] * self.a[:, None, :]
-        mu_bar = self.mu_bar
-        rest = 1 - self.p_self - np.sum(self.p_other * self.p_other, axis=1)
-        return (self.p_self[:, None, None] * X[:, :, None] * X[:, None, :] + self.pz2[:, None, None] * aa
-                + rest[:, None, None] * (self.Sigma - aa) - mu_bar[:, :, None] * mu_bar[:, None, :])
+        X, mu_bar = np.broadcast_to(self.x_i, self.a.shape), self.mu_bar
+        rest = 1 - self.p_self - self.p2
+        return (self.p_self[:, None, None] * X[:, :, None] * X[:, None, :]
+                + self.pz2[:, None, None] * (self.a[:, :, None] * self.a[:, None, :])
+                + rest[:, None, None] * self.perp - mu_bar[:, :, None] * mu_bar[:, None, :])
 
 
 def score_draws(x_i, B, Sigma, rng, n: int, size: int) -> ScoreDraws:
