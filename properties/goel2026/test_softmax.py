@@ -596,16 +596,15 @@ def _scores(case, rng, size):
     return sm.score_draws(case.x_i, case.B, case.problem.Sigma, rng, case.n, _rate_draws(size, case.n))
 
 
-def _queries(replicas, keys):
-    """Draws of (x_i, K_1, ..., K_replicas): x_i ~ N(0, Sigma) per draw and independent key sets (two for the
-    product estimators), each the keys themselves (``keys``) or the softmax draws from their scores."""
+def _queries(replicas):
+    """Draws of (x_i, D_1, ..., D_replicas): x_i ~ N(0, Sigma) per draw and the softmax draws of independent key
+    sets from their scores (two for the product estimators)."""
 
     def sample(case, rng, size):
         S = case.problem.Sigma
         size = _rate_draws(size, case.n)
         x = rng.standard_normal((size, S.shape[0])) @ np.linalg.cholesky(S).T
-        return x, *(sm.draw_keys(S, rng, case.n, size) if keys else sm.score_draws(x, case.B, S, rng, case.n, size)
-                    for _ in range(replicas))
+        return x, *(sm.score_draws(x, case.B, S, rng, case.n, size) for _ in range(replicas))
 
     return sample
 
@@ -617,14 +616,14 @@ def _rate(cid, source, statement, provenance, power, rows, reduce, *, integrated
           quantity="", path=RATES, space=None, inputs=None, unchecked=None, shared=(), notes=None):
     """An asymptotic claim: n^power * reduce(rows(case, draws)) stays bounded along n, ``rows`` giving the
     per-draw values (an array or a tuple of arrays, one row per draw), evaluated once for all the batches of
-    the batch-means standard error. The draws: the softmax draws of one key set, or (``integrated``) x_i and
-    ``replicas`` key sets; the keys themselves only where the quantity needs them (``keys``: C_i), else the
-    softmax draws from the scores. ``provenance``: (tag, note)."""
+    the batch-means standard error. The draws: the softmax draws of one key set from its scores, or the keys
+    themselves where the quantity needs them (``keys``: a variance of C_i), or (``integrated``) x_i and the
+    softmax draws of ``replicas`` key sets. ``provenance``: (tag, note)."""
 
     @claim(
         cid, kind="asymptotic", carry_worst=True, source=f"{PAPER}, {source}", statement=statement,
         space=space or (_integrated_space if integrated else query_space), path=path,
-        sample=_queries(replicas, keys) if integrated else (_keys if keys else _scores), probability=0.5,
+        sample=_queries(replicas) if integrated else (_keys if keys else _scores), probability=0.5,
         cost="expensive",
         reading=Reading(
             provenance=Provenance(*provenance), shared=(RESTATED, SELF_TERM, RATE) + tuple(shared),
