@@ -21,13 +21,15 @@ import math
 
 import numpy as np
 
-from attncheck import Erratum, Reading, Reason, Slack, Unchecked, claim, close, ge, le, lt
-from attncheck.papers.deng2023.certification import INDEX_COUNTS, MANY_ENTRIES, THRESHOLD
+from attncheck import Erratum, Reading, Reason, Slack, Unchecked, claim, close, ge, le
+from attncheck.numeric import enclosure
+from attncheck.papers.deng2023.certification import EXACT_LAW, INDEX_COUNTS, MANY_ENTRIES, THRESHOLD
 from attncheck.papers.deng2023.certification import section_e as section_e_cases
 from attncheck.papers.deng2023.models import attention as dense
 from attncheck.papers.deng2023.models.attention import general_matrix_scores as _matrix_scores
 from attncheck.papers.deng2023.models.attention import general_tensor_form as _tensor
 from attncheck.papers.deng2023.models.class_attention.section_e import c_exp, log_f_exp, log_u_exp
+from attncheck.papers.deng2023.models.section_e_law import pass_probability
 from attncheck.papers.deng2023.models.section_e_signs import STREAM
 from attncheck.papers.deng2023.models.section_e_signs import columns as _columns
 from attncheck.papers.deng2023.models.section_e_signs import inner as _inner
@@ -580,6 +582,9 @@ E3_COMMON = {"QK^T": QK_IDENTITY, "tau": TAU,
              "b": "b in (0.1, 0.7): Definition D.1's b >= 0.1, and 2 b^2 + 0.02 < 1 for d <= n"}
 E3_A = a_values(1.0)
 E3_B = (0.1, 0.7)
+E3_EXACT_PATH = {profile: sorted(set(points) | {10**18, 10**24, 10**30, 10**40}) for profile, points in SCALED.items()}
+"""Lemma E.3 Part 2 by its exact law: SCALED and beyond int64, where the failure rate falls below 10^-3
+(docs/papers/deng2023.md, Investigations)."""
 
 
 @claim(
@@ -594,17 +599,18 @@ def lemma_e_3_part_1(case, S, xp):
 
 
 @claim(
-    "deng2023/lemma-e.3/part-2", kind="probabilistic", source="deng2023 Appendix E.1.3, Lemma E.3 Part 2",
+    "deng2023/lemma-e.3/part-2", kind="inequality", source="deng2023 Appendix E.1.3, Lemma E.3 Part 2",
     statement=r"j_0 \ne j_3: \Pr_\sigma[\langle c_{exp}(\mathsf{A}, x)_{j_0}, \sigma \rangle < (c + 0.1)\sqrt{\log n}] "
               r"\ge 1 - \delta/\mathrm{poly}(n)",
     domain=lambda N: scaled_case(N, E3_A, E3_B, j0=("same-residue", "other-residue"), with_delta=True),
-    sample=_signs, probability=lambda c: 1.0 - c.delta, path=SCALED, eventually=True,
+    path=E3_EXACT_PATH, eventually=True, cost="normal", certify=EXACT_LAW,
     reading=Reading(shared=E3_SHARED + (POLY, DELTA), unchecked=(A1_OVER_100, DELTA_SMALL),
                     notes=dict(E3_COMMON, sigma="sigma uniform in {-1, 1}^d",
                                j0="both orbits of j0 != j3: a row of j3's residue and a row of another residue")),
 )
-def lemma_e_3_part_2(case, S, xp):
-    return lt(_inner(case, S, xp), _tau(case, xp), xp)
+def lemma_e_3_part_2(case, xp):
+    """Pr_sigma[... < tau] + delta >= 1 from the exact law, decided where its enclosure excludes the tie."""
+    return enclosure.ge(lambda prec: (pass_probability(case, prec) + case.delta, 1), xp)
 
 
 @claim(

@@ -37,6 +37,10 @@ MANY_ENTRIES = Ineligible(
 THRESHOLD = Ineligible(
     "evaluator branches on data",
     "compares the sign of F with the sign of max <c, y> - tau on general inputs, numpy float64 only")
+EXACT_LAW = Ineligible(
+    "integer structure",
+    "a probability summed over the integer counts of a binomial law (a step function of n, d and the reals), "
+    "enclosed per case in arb balls (models/section_e_law.py), not over a box")
 TOY_GENERAL = Ineligible(
     "more than k parameters", "general A (n x d, n <= 8, d <= 4) and x: up to 36 real entries")
 TOY_SPIKE = Ineligible(

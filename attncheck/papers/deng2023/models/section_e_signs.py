@@ -25,11 +25,16 @@ def sqrt_log_n(case, xp):
     return xp.sqrt(log_n(case, xp))
 
 
+def group_sizes(case) -> tuple[int, ...]:
+    """How many coordinates of sigma each column role holds (FIRST, R3, OWN, REST, LAST: 1, 1, 1 if d >= 4,
+    d - 4, 1), as Python integers."""
+    return 1, 1, int(case.k >= 2), max(case.k - 2, 0), 1
+
+
 def sign_groups(case, shape, rng):
-    """Sums of sigma over the five column roles (FIRST, R3, OWN, REST, LAST: 1, 1, 1 if d >= 4, d - 4,
-    1 coordinates), shape ``shape + (5,)``, exact in distribution; an empty role sums to 0."""
-    sizes = np.array([1, 1, int(case.k >= 2), max(case.k - 2, 0), 1])
-    return rademacher_group_sums(sizes, rng, shape)
+    """Sums of sigma over the five column roles (:func:`group_sizes`), shape ``shape + (5,)``, exact in
+    distribution; an empty role sums to 0."""
+    return rademacher_group_sums(np.array(group_sizes(case)), rng, shape)
 
 
 def signs(case, rng, size):

@@ -135,9 +135,16 @@ class SelfAttentionCase:
                 (row(REST, False), (k - 2) * t if k >= 3 else 0)]
         keys = [(r, m) for r, m in keys if m > 0]
         queries = np.array([row(R3, True), row(R3, False), row(OWN, False)])
-        return ClassModel(queries, np.array([1, t - 1, (k - 1) * t]), np.array([r for r, _ in keys]),
-                          np.array([m for _, m in keys]), np.array([1, 1, min(k - 1, 1), max(k - 2, 0), 1]),
+        return ClassModel(queries, _counts([1, t - 1, (k - 1) * t]), np.array([r for r, _ in keys]),
+                          _counts([m for _, m in keys]), _counts([1, 1, min(k - 1, 1), max(k - 2, 0), 1]),
                           R3, np.array([R3, OWN, REST]), self.n)
+
+
+def _counts(values: list) -> np.ndarray:
+    """Integer counts as int64 or, where int64 cannot hold them (n >= 2^63), as Python integers (an object
+    array; the models read either as values, ``class_attention.counts_of``). A width is then d - 4 >= 1 or 1:
+    an object array of widths has no empty group."""
+    return np.array(values, np.int64 if max(values) < 2**63 else object)
 
 
 @cached_strategy
