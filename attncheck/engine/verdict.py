@@ -98,7 +98,9 @@ def asymptotic_rule(n, c, se, alpha: float = ASYM_ALPHA, resolution: float = RES
       bounds from the stated errors. When the tail has more points than parameters and scatters beyond its
       errors, the upper bound is widened by the Birge ratio (scatter can hide growth), the lower one is not:
       growth that accelerates misfits a line in log n by itself, and the refutation needs the steps and the
-      curvature below as well.
+      curvature below as well. When every tail constant is exact (se 0, a deterministic evaluator) and
+      positive, nothing scatters: the bounds are the smallest and largest exponents log(c_{i+1}/c_i) /
+      log(n_{i+1}/n_i) of the tail's steps (a curve such as c = A/n misfits the line, and no error hides growth).
     - The bounded model: every approach c_inf - a n^-g to a limit from below with g >= G_MIN is concave or
       linear in u = n^-G_MIN (its slope in u shrinks as n grows), while a power n^e or log n is convex in u
       (its slope in u grows without bound). Over the last three points, the slope in u of the last step
@@ -125,10 +127,17 @@ def asymptotic_rule(n, c, se, alpha: float = ASYM_ALPHA, resolution: float = RES
     if S == 0.0:  # the tail is exactly 0: scale by the path (or it is 0 everywhere: no growth at all)
         S = float(np.max(np.abs(c))) or 1.0
     e, lo, hi = b / S, (b - z * sb_low) / S, (b + z * sb) / S
+    exact = bool(np.all(se[tail] == 0) and np.all(c[tail] > 0))
+    if exact:  # nothing scatters: the line's misfit is the curve's shape; growth lies between its steps' exponents
+        steps = np.diff(np.log(c[tail])) / np.diff(np.log(n[tail]))
+        e = float(np.log(c[-1] / c[k - m]) / np.log(n[-1] / n[k - m]))
+        lo, hi = float(steps.min()), float(steps.max())
     ev = {"implied_constant_max": float(np.max(c)),
           "estimates": [[float(a), float(v), float(s)] for a, v, s in zip(n, c, se, strict=True)],
           "growth_exponent": e, "growth_exponent_ci": [lo, hi], "growth_level": 1 - 2 * alpha,
           "growth_over": [float(n[k - m]), float(n[-1])], "resolution": resolution}
+    if exact:
+        ev["exact"] = "every tail constant is exact (se 0): the bounds are the smallest and largest step exponents"
     convex, short = False, []  # short: (estimate, se) of each refutation condition that is not significant
     if k >= 3:
         d, sd = stats.second_difference((n[-3:] / n[-1]) ** -G_MIN, c[-3:], se[-3:])

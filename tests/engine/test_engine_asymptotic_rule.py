@@ -133,3 +133,28 @@ def test_the_tail_factor_is_the_rule_s_with_headroom_within_the_cap():
     assert tail_factor(4, ev(math.inf), 16) is None  # the growth sits exactly at the resolution
     assert tail_factor(4, {"decide_with": {"n": 1e6}}, 16) is None  # a larger n, not draws
     assert tail_factor(1, {"per_L": [ev(1.5), {"decide_with": {}}, ev(3.0)]}, 16) == 5  # the largest series' ask
+
+
+EXACT = [16, 128, 1024, 8192, 65536]
+
+
+@pytest.mark.parametrize("f", [lambda n: 90 / n, lambda n: 3 - 2 / math.sqrt(n), lambda n: 2 + 1 / n, lambda n: 1.0])
+def test_exact_constants_that_fall_or_level_off_hold(f):
+    """Exact constants (se 0, a deterministic evaluator): a line in log n misfits c = 90/n, and a fit widened by
+    that misfit once left such a claim INCONCLUSIVE; the tail's step exponents bound its growth instead."""
+    verdict, ev = asymptotic_rule(EXACT, [f(n) for n in EXACT], [0.0] * len(EXACT))
+    assert verdict.value == "HOLDS", ev
+    assert "exact" in ev and ev["growth_exponent_ci"][1] < RESOLUTION
+
+
+@pytest.mark.parametrize("f", [lambda n: n ** 0.03, math.log, lambda n: n ** 0.05])
+def test_exact_constants_that_grow_slowly_are_refuted(f):
+    verdict, ev = asymptotic_rule(LONG, [f(n) for n in LONG], [0.0] * len(LONG))
+    assert verdict.value == "REFUTED", ev
+    assert ev["growth_exponent_ci"][0] > RESOLUTION
+
+
+def test_an_exact_rise_at_the_last_step_is_not_held():
+    """Flat, then a rise at the last step: the largest step exponent is far above the resolution."""
+    verdict, ev = asymptotic_rule(EXACT, [1.0, 1.0, 1.0, 1.0, 1.5], [0.0] * len(EXACT))
+    assert verdict.value != "HOLDS", ev

@@ -687,3 +687,37 @@ def zero_false(c, noise, xp):
 def zero_twin(c, noise, xp):
     n, a = c
     return a * (1 - 16 / n) * noise
+
+
+EXACT = {"quick": [16, 128, 1024, 8192, 65536], "deep": [16, 64, 256, 1024, 4096, 16384, 65536]}
+
+
+def _no_draws(c, rng, size):
+    """An exact evaluator draws nothing."""
+
+
+@_asym("exact-decay", "false", "an exact constant (se 0) growing like log n, against an exact twin falling like 1/n "
+       "(a line in log n misfits it, and the misfit once widened its growth bound)", EXACT,
+       r"X_n = O(1) with X_n = a \log n, exactly", sample=_no_draws)
+def exact_decay_false(c, R, xp):
+    n, a = c
+    return np.array([a * math.log(n)])
+
+
+@_asym("exact-decay", "twin", None, EXACT, r"X_n = O(1) with X_n = 90 a / n, exactly", sample=_no_draws)
+def exact_decay_twin(c, R, xp):
+    n, a = c
+    return np.array([90 * a / n])
+
+
+@_asym("exact-limit", "false", "an exact constant growing like n^0.03, against an exact twin rising to its limit",
+       EXACT, r"X_n = O(1) with X_n = a n^{0.03}, exactly", sample=_no_draws)
+def exact_limit_false(c, R, xp):
+    n, a = c
+    return np.array([a * n ** 0.03])
+
+
+@_asym("exact-limit", "twin", None, EXACT, r"X_n = O(1) with X_n = a (3 - 2/\sqrt n), exactly", sample=_no_draws)
+def exact_limit_twin(c, R, xp):
+    n, a = c
+    return np.array([a * (3 - 2 / math.sqrt(n))])

@@ -1,16 +1,16 @@
-"""Per-draw unbiased estimators of goel2026's finite-n biases, with per-draw size O(1/n).
+"""goel2026's finite-n biases: per-draw unbiased estimators with per-draw size O(1/n), or exact.
 
 The biases E grad L_n - grad L (Theorem 4), E L_n - L (Theorem 1, after eq. (2)) and
 E grad R_hat - grad R (Theorem 5) are O(1/n), while the plain per-draw differences spread
-O(n^{-1/2}): their Monte Carlo means need N >> n draws. Here every term linear in a
+O(n^{-1/2}): their Monte Carlo means would need N >> n draws. Here every term linear in a
 fluctuation with a known conditional mean is replaced by a variable with the same mean
 and per-draw size O(1/n), so that the relative error stays O(N^{-1/2}) at every n:
 
 * mu_i - m_i -> its Stein form g = p_ii (x_i - m_i) - sum_{j != i} p_ij^2 m_i (Lemma 11,
   E_{-i} g = E_{-i} mu_i - m_i exactly);
 * C_i - Sigma -> its second-order Stein form (Lemma 20, with mu_i - m_i -> g in its linear terms);
-* Sigma_hat - Sigma (mean 0) -> dropped from grad R_hat - grad R: only the quadratic and cubic
-  terms of this polynomial in Sigma_hat remain.
+* E grad R_hat - grad R needs no draws: grad R_hat is a polynomial in Sigma_hat, whose means are exact
+  (:mod:`.wishart_moments`).
 
 Notation of the claims file: m = Sigma B^T x, Err = A Sigma B^T - M, delta = mu - m,
 Gamma = C - Sigma; query rows one per draw (exchangeability: E grad L_n is the mean of one
@@ -23,7 +23,7 @@ import numpy as np
 
 from attncheck.papers.goel2026.data.gaussian_regression import Problem
 from attncheck.papers.goel2026.models import softmax_moments as sm
-from attncheck.papers.goel2026.models import softmax_regression as sr
+from attncheck.papers.goel2026.models import wishart_moments as wm
 
 
 def _outer(a, b):
@@ -32,7 +32,7 @@ def _outer(a, b):
 
 def stein_mean_gap(D: sm.QueryDraws, m) -> np.ndarray:
     """Per draw g = p_ii (x_i - m_i) - sum_{j != i} p_ij^2 m_i: E_{-i} g = E_{-i} mu_i - m_i (Lemma 11)."""
-    return D.p_self[:, None] * (D.x_i - m) - (D.p_other ** 2).sum(axis=1)[:, None] * m
+    return D.p_self[:, None] * (D.x_i - m) - D.p2[:, None] * m
 
 
 def _dot(a, b):
@@ -45,8 +45,7 @@ def stein_cov_gap_times(D: sm.QueryDraws, m, g, v, Sigma) -> np.ndarray:
     E_{-i} C_i - Sigma): p_ii (x x^T - Sigma - m m^T) - sum_j (3p_ij^2 - 2p_ij^3) m m^T - (g m^T + m g^T +
     delta delta^T), the last bracket being m m^T - mu mu^T with delta -> g in its linear terms; by inner
     products but for delta delta^T (D.gap_outer: given the scores for score draws, the same mean)."""
-    x, p = D.x_i, D.p_other
-    w = (p * p * (3 - 2 * p)).sum(axis=1)[:, None]  # sum_j 3p_ij^2 - 2p_ij^3, without the slow power p^3
+    x, w = D.x_i, D.w3[:, None]
     vm = _dot(v, m)
     return (D.p_self[:, None] * (_dot(v, x) * x - v @ Sigma - vm * m) - w * vm * m
             - (_dot(v, g) * m + vm * g + np.einsum("sbc,sc->sb", D.gap_outer(m), v)))
@@ -88,18 +87,14 @@ def loss_gap_draws(A, B, problem: Problem, D: sm.QueryDraws) -> np.ndarray:
     return np.sum(Ex * (g @ A.T), axis=1) + 0.5 * np.einsum("kb,sbc,kc->s", A, D.gap_outer(m), A)
 
 
-def regularizer_bias_draws(A, B, Sigma, S_hat) -> np.ndarray:
-    """Per dataset (size, (k + d) d): grad R_hat - grad R minus its term linear in Sigma_hat - Sigma (mean 0):
-    the quadratic and cubic terms, whose mean is E grad R_hat - grad R exactly (Theorem 5). The linear term
-    is the derivative of the polynomial grad R(Sigma) (Section 1.8), by the complex step (exact for
-    polynomials, no cancellation)."""
-    h = 1e-30
-    gA, gB = sr.regularizer_gradients(A, B, S_hat)
-    rA, rB = sr.regularizer_gradients(A, B, Sigma)
-    lA, lB = sr.regularizer_gradients(A, B, Sigma + 1j * h * (S_hat - Sigma))
-    size = len(S_hat)
-    return np.concatenate([(gA - rA - lA.imag / h).reshape(size, -1), (gB - rB - lB.imag / h).reshape(size, -1)],
-                          axis=1)
+def regularizer_bias(A, B, Sigma, n: int) -> np.ndarray:
+    """E grad R_hat - grad R exactly ((k + d) d,), Sigma_hat the mean of n outer products (Theorem 5): grad_A R =
+    A Sigma G Sigma / 2 and grad_B R = -Sigma B Sigma G Sigma / 2 with G = A^T A - B^T Sigma B are chains of
+    Sigma_hat of length 2 to 4 (Section 1.8), whose biases :func:`wishart_moments.chain_bias` gives in closed form."""
+    AtA, Bt = A.T @ A, B.T
+    bias_A = 0.5 * A @ (wm.chain_bias(Sigma, [AtA], n) - wm.chain_bias(Sigma, [Bt, B], n))
+    bias_B = -0.5 * (wm.chain_bias(Sigma, [B, AtA], n) - wm.chain_bias(Sigma, [B, Bt, B], n))
+    return np.concatenate([bias_A.ravel(), bias_B.ravel()])
 
 
 def row_draws(terms, A, B, problem: Problem, n: int, rng, size: int, rows: int = 2**20) -> np.ndarray:

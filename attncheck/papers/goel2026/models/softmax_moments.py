@@ -8,6 +8,7 @@ C_i = sum_j p_ij (x_j - mu_i)(x_j - mu_i)^T.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -32,6 +33,16 @@ class QueryDraws:
     def mu_bar(self) -> np.ndarray:
         """mu_i itself (the keys are drawn; :class:`ScoreDraws` gives its mean given the scores)."""
         return self.mu
+
+    @cached_property
+    def p2(self) -> np.ndarray:
+        """sum_{j != i} p_ij^2 per draw, (size,)."""
+        return _row_sum(self.p_other, self.p_other)
+
+    @cached_property
+    def w3(self) -> np.ndarray:
+        """sum_{j != i} (3 p_ij^2 - 2 p_ij^3) per draw, (size,): the weight of m m^T in Lemma 20's Stein form."""
+        return 3 * self.p2 - 2 * _row_sum(self.p_other, self.p_other, self.p_other)
 
     def gap_outer(self, m) -> np.ndarray:
         """(mu_i - m)(mu_i - m)^T per draw, (size, d, d)."""
@@ -74,6 +85,11 @@ def draw_keys(Sigma, rng, n: int, size: int, rows: int = 2**16) -> np.ndarray:
     return out.reshape(size, n - 1, d)
 
 
+def _row_sum(*factors) -> np.ndarray:
+    """sum_j of the product of the (size, n - 1) ``factors``, per row: one pass, no temporary."""
+    return np.einsum(",".join(["ij"] * len(factors)) + "->i", *factors)
+
+
 def _softmax(s_self, s):
     """(p_ii, p_ij) from the self score (size,) and the other scores (size, n - 1), ``s`` overwritten by p_ij."""
     top = np.maximum(s.max(axis=1), s_self)
@@ -99,11 +115,6 @@ class ScoreDraws(QueryDraws):
     def mu_bar(self) -> np.ndarray:
         """E[mu_i | the scores] per draw, (size, d): p_ii x_i + a sum_j p_ij z_j."""
         return self.p_self[:, None] * self.x_i + self.a * self.pz[:, None]
-
-    @property
-    def p2(self) -> np.ndarray:
-        """sum_j p_ij^2 per draw, (size,)."""
-        return np.sum(self.p_other * self.p_other, axis=1)
 
     @property
     def perp(self) -> np.ndarray:
@@ -167,10 +178,10 @@ def score_draws(x_i, B, Sigma, rng, n: int, size: int) -> ScoreDraws:
     p_self, p_other = _softmax(np.sum(X * u, axis=1), sigma[:, None] * z)
     w = rng.standard_normal((size, d)) @ L.T  # L w per draw
     Pw = w - np.where(var[:, None] > 0, Su * (np.sum(u * w, axis=1) / np.where(var > 0, var, 1.0))[:, None], 0.0)
-    pz = np.sum(p_other * z, axis=1)
-    mu = p_self[:, None] * X + a * pz[:, None] + np.sqrt(np.sum(p_other * p_other, axis=1))[:, None] * Pw
-    return ScoreDraws(p_self, p_other, mu, None, x_i, a, Sigma, pz, np.sum(p_other * z * z, axis=1),
-                      np.sum(p_other * p_other * z, axis=1))
+    pz = _row_sum(p_other, z)
+    mu = p_self[:, None] * X + a * pz[:, None] + np.sqrt(_row_sum(p_other, p_other))[:, None] * Pw
+    return ScoreDraws(p_self, p_other, mu, None, x_i, a, Sigma, pz, _row_sum(p_other, z, z),
+                      _row_sum(p_other, p_other, z))
 
 
 def query(x_i, B, keys) -> QueryDraws:

@@ -54,7 +54,7 @@ def mean_gap(D, x, m):
     """Per draw: p_ii (x_i - m_i) - sum_{j != i} p_ij^2 m_i, whose mean is E_{-i} mu_i - m_i exactly
     (Lemma 11). Its terms have relative Monte Carlo error O(N^{-1/2}) at every n, where
     mu_i - m_i itself has an O(n^{-1/2}) spread around an O(1/n) mean."""
-    return D.p_self[:, None] * (x - m) - (D.p_other ** 2).sum(axis=1)[:, None] * m
+    return D.p_self[:, None] * (x - m) - D.p2[:, None] * m
 
 
 def cov_gap(D, m, m_row, Sigma):
@@ -68,7 +68,7 @@ def cov_gap(D, m, m_row, Sigma):
     x, S = D.x_i, Sigma
     mm = np.outer(m, m)
     g = mean_gap(D, x, m_row)
-    w = (3 * D.p_other ** 2 - 2 * D.p_other ** 3).sum(axis=1)
+    w = D.w3
     return (D.p_self[:, None, None] * (np.outer(x, x) - S - mm)[None] - w[:, None, None] * mm[None]
             - (g[:, :, None] * m[None, None, :] + m[None, :, None] * g[:, None, :] + D.gap_outer(m)))
 
@@ -89,7 +89,7 @@ def cond_mu_var(draws):
 def lemma11_parts(x_i, m, D):
     """Per draw: mu_i - m_i and its Stein form p_ii (x_i - m_i) - sum_{j != i} p_ij^2 m_i (same mean, Lemma 11)."""
     lhs = D.mu - m[None]
-    rhs = D.p_self[:, None] * (x_i - m)[None] - (D.p_other ** 2).sum(axis=1)[:, None] * m[None]
+    rhs = D.p_self[:, None] * (x_i - m)[None] - D.p2[:, None] * m[None]
     return lhs, rhs
 
 
@@ -98,7 +98,7 @@ def lemma20_parts(x_i, m, Sigma, D):
     x = x_i
     mm = np.outer(m, m)
     lhs = D.cov() - Sigma[None]
-    w = (3 * D.p_other ** 2 - 2 * D.p_other ** 3).sum(axis=1)
+    w = D.w3
     rhs = (D.p_self[:, None, None] * (np.outer(x, x) - Sigma - mm)[None]
            - w[:, None, None] * mm[None] + mm[None] - D.mu[:, :, None] * D.mu[:, None, :])
     return lhs, rhs
