@@ -368,8 +368,8 @@ def _rf_draw(X: torch.Tensor, k: int, groups, gen: torch.Generator, depth: int, 
 
 def stacked_rf_probe(draws: list[_RFDraw], act: str):
     """The RF/DRF probe of S draws at once, the T groups of draw s being groups s T .. (s + 1) T - 1 of the
-    ascent; layer l multiplies each draw's rows by its own V_l (the products of one-draw probes, so the
-    same rounding). Returns (probe, ||phi(X)|| per draw)."""
+    ascent; layer l multiplies each draw's rows by its own V_l (one batched product over the draws). Returns
+    (probe, ||phi(X)|| per draw)."""
     f = ACTIVATIONS[act].torch_fn
     S, T = len(draws), len(draws[0].gidx)
     k = draws[0].blocks.z.shape[0]
@@ -377,12 +377,13 @@ def stacked_rf_probe(draws: list[_RFDraw], act: str):
     z = torch.stack([dr.blocks.z for dr in draws])[:, None, :]  # (S, 1, k)
     bases = [rf_perturbation(dr.blocks, dr.gidx, act, dr.Vs)[1] for dr in draws]
     base = torch.stack(bases)[:, None, :]
+    layers = [torch.stack([dr.Vs[layer] for dr in draws]).transpose(1, 2) for layer in range(len(draws[0].Vs))]
 
     def probe(delta):  # (S T, R, m, d) -> (S T, R)
         R = delta.shape[1]
         h = f(z + torch.einsum("gmkd,grmd->grk", A, delta).reshape(S, T * R, k))
-        for layer in range(len(draws[0].Vs)):
-            h = f(torch.stack([h[s] @ dr.Vs[layer].T for s, dr in enumerate(draws)]))
+        for Vt in layers:  # (S, k, k): V_l^T of each draw
+            h = f(torch.bmm(h, Vt))
         return ((h - base) ** 2).sum(-1).reshape(S * T, R)
 
     return probe, [float(b.norm()) for b in bases]
