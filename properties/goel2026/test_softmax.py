@@ -53,6 +53,15 @@ INTEGRATED = ("x_i ~ N(0, Sigma) integrated (every tilt q, s, with its Gaussian 
 INTEGRATED_UNCHECKED = (
     not_drawn("||C||_op > 0.5", why="from ||C||_op = 1/2 on, E_i e^{2q} is infinite (Lemma 7's closed form)")
     + not_drawn("d >= 4", "cond(Sigma) > 10"))
+PAIR_C_MAX = 0.35
+PAIR_SPACE = dict(space=lambda n: _integrated_space(n, c_max=PAIR_C_MAX),
+                  inputs=INTEGRATED.replace("[0, 0.5]", f"[0, {PAIR_C_MAX}]"),
+                  unchecked=not_drawn(f"||C||_op in ({PAIR_C_MAX}, 0.5]", why=(
+                      "the estimator's error is not estimable there: its per-x fluctuation has variance ~ e^{q}/n, "
+                      "q = ||C^T u||^2, so a product of two key sets' (or a second moment) has variance ~ E_u e^{2q} "
+                      "(infinite at ||C||_op = 1/2) and its standard error a fourth moment ~ E_u e^{4q} (infinite "
+                      "from ||C||_op = 1/(2 sqrt 2) = 0.354 on)")) + INTEGRATED_UNCHECKED)
+"""The x_i-integrated rates estimated by products of two key sets (Lemmas 16, 17, 21): ||C||_op <= 0.35."""
 MC_EXPECTATION = ("an expectation claim over i.i.d. draws of x_{-i}: the engine's sequential mean test "
                   "(attncheck.stats.mean_test) at the suite's per-test level, each coordinate refuted only when "
                   "its interval lies wholly on the wrong side of 0")
@@ -744,22 +753,21 @@ lemma_16_rate = _rate(
     r"\mathbb E_i\|\mathbb E_{-i}[\mu_i\mu_i^\top]-m_im_i^\top\|_F^2=O(1/n)",
     ("UNKNOWN", "statement (claims file: 'x_i-integrated versions via Hoelder'); RECONSTRUCTED here as the "
                 "integrated Lemma 15"), 1,
-    lambda c, R: tuple(D.cond_mumu() - _mm_rows(c, R[0]) for D in R[1:]), sf.pair_mean,
-    integrated=True, replicas=2, shared=(SQUARES,),
-    quantity="E_i ||E_{-i}[mu mu^T] - m m^T||_F^2 (product of two independent key sets; " + COND_MUMU + "). Rate: O(1/n) for this "
-             "square, Lemma 15's c_5/n + c_6/n^2 form ('goel2026/squared-rates'); ||C||_op reaches 0.5 here, where "
-             "lemma-12/rate's integrability condition lambda_max(4 sym(C) - 2 C C^T) < 1 can fail (d = 1, "
-             "C = 0.5: 1.5)")
+    lambda c, R: tuple(sf.mumu_gap(D, _m_rows(c, R[0]), _m_rows(c, R[0])) for D in R[1:]), sf.pair_mean,
+    integrated=True, replicas=2, **PAIR_SPACE, shared=(SQUARES,),
+    quantity="E_i ||E_{-i}[mu mu^T] - m m^T||_F^2 (product of two independent key sets' Stein forms, "
+             "stein_forms.mumu_gap: g m^T + m g^T + E[(mu - m)(mu - m)^T | the scores], O(1/n) per draw). Rate: O(1/n) "
+             "for this square, Lemma 15's c_5/n + c_6/n^2 form ('goel2026/squared-rates')")
 
 lemma_17_rate = _rate(
     "goel2026/lemma-17/rate", "Lemma 17", r"\mathbb E_i\operatorname{tr}\operatorname{Var}_{-i}(\mu_i)=O(1/n)",
     ("UNKNOWN", "statement (claims file: 'x_i-integrated versions'); RECONSTRUCTED here as the integrated "
                 "Lemma 14"), 1,
-    lambda c, R: (np.trace(R[1].cond_mumu(), axis1=1, axis2=2), R[1].mu_bar, R[2].mu_bar), sf.cond_mu_var,
-    integrated=True, replicas=2,
-    quantity="E||mu||^2 - E[mu . mu'] with mu' from independent keys (unbiased), each given the scores: tr E[mu mu^T | z] "
-             "- E[mu | z] . E[mu' | z'] (models.softmax_moments.ScoreDraws: the same mean, without the residual keys' "
-             "noise)")
+    lambda c, R: sf.half_gap_sq(R[1], R[2]), np.mean,
+    integrated=True, replicas=2, **PAIR_SPACE,
+    quantity="E_i tr Var_{-i}(mu_i) = E[||mu - mu'||^2] / 2 with mu' from independent keys at the same x_i, each "
+             "given the scores (stein_forms.half_gap_sq: 1/2 ||E[mu | z] - E[mu' | z']||^2 + 1/2 (sum_j p_ij^2 + "
+             "sum_j p_ij'^2) tr Sigma_perp, O(1/n) per draw; models.softmax_moments.ScoreDraws)")
 
 lemma_18_rate = _rate(
     "goel2026/lemma-18/rate", "Lemma 18 (as used in Theorem 4)", r"\|\mathbb E[x_i(\mu_i-m_i)^\top]\|_F^2=O(1/n)",
@@ -780,13 +788,12 @@ lemma_21_rate = _rate(
     "goel2026/lemma-21/rate", "Lemma 21", r"\mathbb E_i\|\mathbb E_{-i}C_i-\Sigma\|_F^2=O(1/n)",
     ("UNKNOWN", "statement (claims file: 'integrated versions, finite by Lemma 7'); RECONSTRUCTED as the "
                 "integrated Lemma 20 squared, in the paper's O(1/n)-for-squares convention"), 1,
-    lambda c, R: tuple(D.cond_cov() - c.problem.Sigma for D in R[1:]), sf.pair_mean,
-    integrated=True, replicas=2, shared=(SQUARES,),
-    quantity="E_i ||E_{-i} C_i - Sigma||_F^2 (product of two independent key sets, each C_i replaced by its "
-             "conditional mean given the scores: " + COND_COV + "). Rate: O(1/n) for this square "
-             "('goel2026/squared-rates'), although lemma-20/rate reads the norm itself as O(1/n); ||C||_op reaches "
-             "0.5 here, where lemma-12/rate's integrability condition lambda_max(4 sym(C) - 2 C C^T) < 1 can fail "
-             "(d = 1, C = 0.5: 1.5)")
+    lambda c, R: tuple(sf.cov_gap(D, _m_rows(c, R[0]), _m_rows(c, R[0]), c.problem.Sigma) for D in R[1:]),
+    sf.pair_mean,
+    integrated=True, replicas=2, **PAIR_SPACE, shared=(SQUARES,),
+    quantity="E_i ||E_{-i} C_i - Sigma||_F^2 (product of two independent key sets' Stein forms of Lemma 20, "
+             "stein_forms.cov_gap, O(1/n) per draw, (mu - m)(mu - m)^T given the scores). Rate: O(1/n) for this square "
+             "('goel2026/squared-rates'), although lemma-20/rate reads the norm itself as O(1/n)")
 
 lemma_22_rate = _rate(
     "goel2026/lemma-22/rate", "Lemma 22", r"\|\mathbb E[x_ix_i^\top(C_i-\Sigma)]\|_F^2=O(1/n)",

@@ -57,20 +57,29 @@ def mean_gap(D, x, m):
     return D.p_self[:, None] * (x - m) - D.p2[:, None] * m
 
 
+def _outer(a, b):
+    """a b^T, per draw where a or b has a leading draw axis."""
+    return a[..., :, None] * b[..., None, :]
+
+
+def mumu_gap(D, m, m_row):
+    """Per draw, a variable whose mean is E_{-i}[mu_i mu_i^T] - m_i m_i^T exactly: g m^T + m g^T +
+    (mu - m)(mu - m)^T, mu - m replaced in its linear terms by its Stein form g (Lemma 11); O(1/n) per draw where
+    mu mu^T - m m^T spreads O(n^{-1/2}). ``D``: softmax draws (from the scores: (mu - m)(mu - m)^T given them, the
+    same mean); m = Sigma B^T x_i, ``m_row`` the same vector as the row x_i^T B Sigma (the two products round
+    differently); either one per draw (size, d) or one for all (d,)."""
+    g = mean_gap(D, D.x_i, m_row)
+    return g[:, :, None] * m[..., None, :] + m[..., :, None] * g[:, None, :] + D.gap_outer(m)
+
+
 def cov_gap(D, m, m_row, Sigma):
     """Per draw, a variable whose mean is E_{-i} C_i - Sigma exactly (Lemma 20): the Stein form
     p_ii (x x^T - Sigma - m m^T) - sum_j (3p_ij^2 - 2p_ij^3) m m^T + m m^T - mu mu^T, with
-    m m^T - mu mu^T = -(g m^T + m g^T + (mu - m)(mu - m)^T) and mu - m replaced in the linear terms by its
-    Stein form g (Lemma 11). Every term is O(1/n) per draw; C_i - Sigma itself spreads O(n^{-1/2}).
-    One softmax per key set serves both forms. ``D``: the softmax draws of one query x_i (from the scores:
-    (mu - m)(mu - m)^T given them, the same mean); m = Sigma B^T x_i,
-    ``m_row`` the same vector as the row x_i^T B Sigma (the two products round differently)."""
-    x, S = D.x_i, Sigma
-    mm = np.outer(m, m)
-    g = mean_gap(D, x, m_row)
-    w = D.w3
-    return (D.p_self[:, None, None] * (np.outer(x, x) - S - mm)[None] - w[:, None, None] * mm[None]
-            - (g[:, :, None] * m[None, None, :] + m[None, :, None] * g[:, None, :] + D.gap_outer(m)))
+    m m^T - mu mu^T = -(E[mu mu^T] - m m^T) in the form of :func:`mumu_gap`. Every term is O(1/n) per draw; C_i -
+    Sigma itself spreads O(n^{-1/2}). m, m_row as in :func:`mumu_gap`."""
+    mm = _outer(m, m)
+    return (D.p_self[:, None, None] * (_outer(D.x_i, D.x_i) - Sigma - mm) - D.w3[:, None, None] * mm
+            - mumu_gap(D, m, m_row))
 
 
 def mumu(D):
@@ -78,12 +87,13 @@ def mumu(D):
     return D.mu[:, :, None] * D.mu[:, None, :]
 
 
-def cond_mu_var(draws):
-    """E_i tr Var_{-i}(mu_i) = E||mu||^2 - E[mu . mu'] from draws (tr E[mu mu^T | z], E[mu | z], E[mu' | z']) of
-    two independent key sets' scores z, z' and the same x_i: unbiased, without the residual keys' noise (Lemma 17,
-    models.softmax_moments.ScoreDraws)."""
-    tr, mu, mu2 = draws
-    return float(np.mean(tr - np.sum(mu * mu2, axis=1)))
+def half_gap_sq(D, D2) -> np.ndarray:
+    """Per draw 1/2 E[||mu_i - mu_i'||^2 | z, z'] = 1/2 ||mu_bar - mu_bar'||^2 + 1/2 (sum_j p_ij^2 + sum_j p_ij'^2)
+    tr Sigma_perp, mu' from independent keys (scores z') at the same x_i: its mean is E_i tr Var_{-i}(mu_i) (Lemma 17)
+    exactly, and it is O(1/n) per draw (the difference of two fluctuations), where E||mu||^2 - E[mu . mu'] holds a
+    term linear in one fluctuation, O(n^{-1/2}) per draw (models.softmax_moments.ScoreDraws)."""
+    gap = D.mu_bar - D2.mu_bar
+    return 0.5 * np.sum(gap * gap, axis=1) + 0.5 * (D.p2 + D2.p2) * np.trace(D.perp, axis1=1, axis2=2)
 
 
 def lemma11_parts(x_i, m, D):
