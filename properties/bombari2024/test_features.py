@@ -7,6 +7,7 @@ import torch
 from hypothesis import strategies as st
 
 from attncheck import Ineligible, Reading, Real, Reason, Space, Unchecked, claim, close, le, lt
+from attncheck.papers.bombari2024 import certification as cert
 from attncheck.papers.bombari2024.models import moments
 from attncheck.papers.bombari2024.models import random_features as rf
 from attncheck.papers.bombari2024.readings import (
@@ -55,6 +56,7 @@ def relu_beta(act, xp):
        source="bombari2024 Section 4, (4.3) and Appendix C ('we require phi to guarantee at least one beta')",
        statement=r"\phi = \tanh: \mathbb{E}_{\rho \sim \mathcal{N}(0, \beta)}[\tanh^2(\rho)] < 1 \text{ for every } \beta > 0",
        space=Space(beta=Real(1e-6, 1e6, log=True)),
+       certify=cert.TANH_MOMENT,
        reading=Reading(notes={"why": "tanh is Lipschitz, so Theorems 1-2 cover it, but (4.3) has no solution for it: "
                               "Theorem 2 / Lemma C.1 exclude tanh through their hypothesis that (4.3) is solvable",
                        "domain": "beta in [1e-6, 1e6] (log scale), the moment by mpmath quadrature at 30 digits"}))
@@ -164,6 +166,7 @@ def lemma_c1(case, R, xp):
        statement=r"\|[\varphi_{RAF}(X)]_{j:}\|_2 \le \sqrt{d} \ \forall j \quad\text{and}\quad "
                  r"\|\varphi_{RAF}(X)\|_F \le \sqrt{nd}",
        domain=st.tuples(token_case_sizes((1, 12), (1, 12)), st.integers(0, 2**31 - 1), st.floats(0.0, 30.0)),
+       certify=cert.RAF_NORM,
        reading=Reading(notes={"scope": "deterministic in W: every W (Gaussian N(0, 1/d) times a scale in [0, 30], so "
                                 "nearly one-hot softmax rows are included), n, d in [1, 12]",
                        "check": "the largest row norm <= sqrt(d) (1 + 1e-12), which implies the Frobenius bound",

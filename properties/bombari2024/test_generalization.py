@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from attncheck import Reading, Reason, Slack, Unchecked, all_of, claim, close, le
+from attncheck.papers.bombari2024 import certification as cert
 from attncheck.papers.bombari2024.models import context_modification as cm
 from attncheck.papers.bombari2024.models import glm
 from attncheck.papers.bombari2024.models.draws import rf_task_draw
@@ -64,7 +65,7 @@ def _close_terms(lhs, rhs, terms, xp):
 @claim("bombari2024/eq-6.9/main", kind="identity", source="bombari2024 Section 6, (6.9) (= (B.15))",
        statement=r"f(X^i(\Delta), \theta^*_f) - f(X^i(\Delta), \theta^*) = \frac{\varphi(X^i(\Delta))^\top "
                  r"\varphi(X)}{\|\varphi(X)\|_2^2}(y - f(X, \theta^*))",
-       domain=feature_case(), reading=Reading(notes=GLM))
+       domain=feature_case(), certify=cert.GLM_IDENTITY, reading=Reading(notes=GLM))
 def eq_6_9(case, xp):
     a = _glm(case, xp)
     if a is None:
@@ -79,7 +80,7 @@ def eq_6_9(case, xp):
 
 @claim("bombari2024/eq-6.10/main", kind="inequality", source="bombari2024 Section 6, (6.10) (= (B.17))",
        statement=r"\left|\frac{\varphi(X^i(\Delta))^\top\varphi(X)}{\|\varphi(X)\|_2^2} - 1\right| \le \mathcal{S}(X)",
-       domain=feature_case(), reading=Reading(notes=dict(GLM, check=(
+       domain=feature_case(), certify=cert.GLM_CAUCHY_SCHWARZ, reading=Reading(notes=dict(GLM, check=(
            "with S(X) replaced by ||phi(X^i(Delta)) - phi(X)|| / ||phi(X)|| <= S(X) (its definition (3.4)): "
            "a stronger inequality, so a pass implies the stated one; the left side evaluated as "
            "|(phi' - phi)^T phi| / ||phi||^2 (the paper's first step, an identity), exact when phi' = phi. With S(X) "
@@ -96,7 +97,7 @@ def eq_6_10(case, xp):
 @claim("bombari2024/eq-b.21/main", kind="identity", source="bombari2024 Appendix B, Lemma 4.1 of [12], (B.20)-(B.21)",
        statement=r"f(X^i(\Delta), \theta^*_r) - f(X^i(\Delta), \theta^*) = \mathcal{F}(X, X^i(\Delta))"
                  r"\,(f(X, \theta^*_r) - f(X, \theta^*))",
-       domain=feature_case(), reading=Reading(notes=GLM))
+       domain=feature_case(), certify=cert.GLM_IDENTITY, reading=Reading(notes=GLM))
 def eq_b21(case, xp):
     a = _glm(case, xp)
     if a is None:
@@ -112,6 +113,7 @@ def eq_b21(case, xp):
 
 @claim("bombari2024/eq-b.22/main", kind="inequality", source="bombari2024 Appendix B, (B.22)",
        statement=r"\|P_\Phi^\perp \varphi(X)\|_2^2 \ge \lambda_{\min}(K_r) > 0", domain=feature_case(),
+       certify=cert.GLM_LAMBDA_MIN,
        reading=Reading(notes=GLM))
 def eq_b22(case, xp):
     a = _glm(case, xp)
@@ -127,7 +129,7 @@ def eq_b22(case, xp):
 @claim("bombari2024/eq-6.15/main", kind="inequality", source="bombari2024 Section 6, (6.15) (= (B.25))",
        statement=r"|\mathcal{F}_{RF}(X, X^i(\Delta)) - 1| \le \mathcal{S}_{RF}(X)\frac{\|\varphi_{RF}(X)\|_2}"
                  r"{\sqrt{\lambda_{\min}(K_{RF,r})}}",
-       domain=feature_case(), reading=Reading(notes=dict(GLM, check=(
+       domain=feature_case(), certify=cert.GLM_LAMBDA_MIN, reading=Reading(notes=dict(GLM, check=(
            "with S(X) replaced by ||phi(X^i(Delta)) - phi(X)|| / ||phi(X)|| <= S(X): a stronger inequality; "
            "generic features (the step is Cauchy-Schwarz and (B.22), valid for any feature map); |F - 1| "
            "evaluated as |(phi' - phi)^T P^perp phi| / ||P^perp phi||^2 (the first line of (B.25))"))))

@@ -19,6 +19,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from attncheck import Reading, Reason, Unchecked, all_of, claim, close, ge, le
+from attncheck.papers.bombari2024 import certification as cert
 from attncheck.papers.bombari2024.models import raf_witness as rw
 from attncheck.papers.bombari2024.readings import (
     CANDIDATES,
@@ -52,6 +53,7 @@ def _regime_case():
        statement=r"\exists \delta^*_1, \delta^*_2: \|\delta^*_k\|_2 \le \sqrt d,\ \|\delta^*_1 - \delta^*_2\|_2 = \sqrt d,"
                  r"\ x_i^\top\delta^*_k > 0,\ x_i^\top\delta^*_k = \Omega(\sqrt d \log^2 d) \text{ for } \Omega(n) \text{ indices}",
        domain=_regime_case(),
+       certify=cert.WITNESS_COUNT,
        reading=Reading(unchecked=(D_SMALL,), shared=(REGIME, FRACTION, TOKENS),
                        notes={"regime": "d >= 24", "witness": WITNESS,
                        "constants": "the proof's: x_i^T delta*_k >= 0.05 d / sqrt(n) >= 0.005 sqrt(d) log^2 d "

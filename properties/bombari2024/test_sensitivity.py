@@ -13,6 +13,7 @@ import torch
 from hypothesis import strategies as st
 
 from attncheck import Reading, Reason, Unchecked, claim, ge, le
+from attncheck.papers.bombari2024 import certification as cert
 from attncheck.papers.bombari2024.models import raf_witness as rw
 from attncheck.papers.bombari2024.models import random_features as rf
 from attncheck.papers.bombari2024.models.draws import attention_draws, rf_draws
@@ -122,6 +123,7 @@ def _dense_chain_case():
        source="bombari2024 Appendix B, proof of Lemma B.1, (B.8) first three steps",
        statement=r"\|\phi(V\,\mathrm{flat}(X^i(\Delta))) - \phi(V\,\mathrm{flat}(X))\|_2 \le M \|V\|_{op} \|\Delta\|_2",
        domain=_dense_chain_case(),
+       certify=cert.CHAIN,
        reading=Reading(unchecked=(ACTS_LIPSCHITZ,),
                        notes={"scope": "deterministic in V: every V (Gaussian N(0, 1/D) drawn by seed), every k in "
                                        "[1, 40], every token i, Delta anywhere in the sqrt(d) ball (radius fraction "
@@ -314,6 +316,7 @@ def remark_5_1(case, S, xp):
        statement=r"\exists \delta^*: \|\delta^*\|_2 \le \sqrt{d},\ (x_i^\top\delta^*)^2 = \Omega(d^2/n) "
                  r"\text{ for at least } \Omega(n) \text{ indices}",
        domain=st.tuples(token_case_sizes((1, 24), (1, 24)), st.integers(0, 2**31 - 1)),
+       certify=cert.WITNESS_COUNT,
        reading=Reading(shared=(FRACTION, TOKENS),
                        notes={"constants": "the proof's: (x_i^T delta*)^2 >= 0.01 d^2 / n for more than n/2 indices",
                        "fraction": "Omega(n) indices read here as at least floor(n/2) + 1 (more than n/2: the count "

@@ -10,6 +10,7 @@ attncheck/papers/goel2026/readings.py; measurements behind the notes are in docs
 import numpy as np
 
 from attncheck import Choice, Erratum, Provenance, Reading, Real, Reason, Space, Unchecked, claim, close, ge, le
+from attncheck.papers.goel2026 import certification as cert
 from attncheck.papers.goel2026.data.gaussian_regression import sym_sqrt
 from attncheck.papers.goel2026.models import autograd as ag
 from attncheck.papers.goel2026.models import gaussian_quadrature as gq
@@ -73,6 +74,7 @@ def _lifted(case, xp):
               r"{\mathbb E_{x'}[e^{x^\top Bx'}]}\big\|^2=\tfrac12\|A\Sigma B^\top\Sigma^{1/2}-M\Sigma^{1/2}\|_F^2"
               r"+\tfrac{k\sigma^2}2",
     space=Space(build=_theta_case, **ss.problem_params(d_max=2), a=Real(0.0, 3.0), c=Real(0.0, 2.0)),
+    certify=cert.PROBLEM_QUADRATURE,
     reading=Reading(
         provenance=Provenance("DERIVED", "formula agrees with the public quote (RECOVERED); the loss as a ratio of "
                               "expectations RECOVERED in words; noise N(0, sigma^2 I_k) RECONSTRUCTED"),
@@ -117,6 +119,7 @@ def _tilt_case(**v):
     "goel2026/theorem-1/part-1-tilt", kind="identity", source=f"{PAPER}, proof of Theorem 1 (1)",
     statement=r"\frac{\mathbb E_{x'}[e^{u^\top x'}x']}{\mathbb E_{x'}[e^{u^\top x'}]}=\Sigma u,\quad x'\sim N(0,\Sigma)",
     space=Space(build=_tilt_case, **ss.problem_params(d_max=3), t=Real(0.0, 10.0)),
+    certify=cert.PROBLEM_QUADRATURE,
     reading=Reading(
         provenance=Provenance("DERIVED", "completing the square; the step the proof of Theorem 1 (1) uses with "
                               "u = B^T x"),
@@ -151,6 +154,7 @@ def _manifold_case(**v):
               r"L(\theta_R)=L^*,\ R(\theta_R)=0,\ \nabla F(\theta_R)=0",
     space=Space(build=_manifold_case, **ss.problem_params()),
     cost="normal",
+    certify=cert.PROBLEM,
     reading=Reading(
         provenance=Provenance("RECOVERED", "structure RECOVERED; manifold formula DERIVED; regularizer R = "
                               "tr(G Sigma G Sigma)/8 RECONSTRUCTED (any positive multiple has the same zero set)"),
@@ -193,6 +197,7 @@ TWO_POINTS = Space(build=_two_points, **ss.problem_params(), flip=Choice([False,
                     "theta_R -> det(Z_0^T Z(theta_R)) / det(Z_0^T Z_0) = det R is continuous on M with values +-1, "
                     "so it is constant on a connected M; two minimisers with opposite determinants refute it. "
                     "Each of the two components {det R = +1}, {det R = -1} is connected (claims file Section 3.1)."),
+    certify=cert.PROBLEM,
     reading=Reading(
         provenance=Provenance("RECOVERED", "wording ('smooth connected manifold'); the minima set M = {theta_R} "
                               "is DERIVED"),
@@ -219,6 +224,7 @@ def theorem_1_part_2_connected(case, xp):
     statement=r"\mathcal M=\mathcal M_+\cup\mathcal M_-,\ \mathcal M_\pm=\{\theta_R:\det R=\pm1\}\text{ each connected: }"
               r"F(\theta_{R(t)})=F^*\text{ along }R(t)=R_1\exp(t\log(R_1^\top R_2)),\ t\in[0,1]",
     space=Space(build=_two_points, **ss.problem_params(), flip=Choice([False])),
+    certify=cert.MANIFOLD_PATH,
     reading=Reading(
         provenance=Provenance("DERIVED", "claims file Section 3.1"),
         shared=BASE, unchecked=D5 + BOX,
@@ -258,6 +264,7 @@ def _start_case(**v):
     statement=r"rg\min F=\mathcal M:\ 	ext{a minimisation of }F	ext{ that reaches }F^*	ext{ ends on }\mathcal M",
     space=Space(build=_start_case, **ss.problem_params(d_max=3), scale=Real(0.01, 3.0, log=True)),
     cost="normal",
+    certify=cert.MINIMISER,
     reading=Reading(
         provenance=Provenance("DERIVED", "claims file 1.10: polar decomposition and SVD uniqueness give argmin "
                               "F = M; its check 'local minimisation of F from random starts should end on M'; R "
@@ -323,6 +330,7 @@ CONVEXITY_UNCHECKED = not_drawn("||A||_op > 3", "||C||_op > 2", "d >= 5") + BOX
                     "nabla_A^2 L = (Sigma B^T Sigma B Sigma) kron I_k is singular when B is (e.g. B = 0), and "
                     "nabla_B^2 L is singular when A Sigma^{1/2} lacks full column rank (claims file Section 3.2); "
                     "the corrected claim gives the exact smallest eigenvalues, positive iff the rank conditions hold"),
+    certify=cert.HESSIAN,
     reading=Reading(
         provenance=Provenance("RECOVERED", "wording (a side remark in the proof of Theorem 1); claims file "
                               "Section 3.2"),
@@ -346,6 +354,7 @@ def separate_convexity(case, xp):
               r"\lambda_{\min}(\nabla_B^2L)=\sigma_d(A\Sigma)^2\lambda_{\min}(\Sigma)\ (k\ge d):\ "
               r"\text{strongly convex in }A\text{ iff }B\text{ invertible, in }B\text{ iff }\operatorname{rank}A=d",
     space=CONVEXITY,
+    certify=cert.HESSIAN,
     reading=Reading(
         provenance=Provenance("DERIVED", "here: with E = A Sigma B^T - M, L = tr(E Sigma E^T)/2 has Hessian "
                               "I_k kron (Sigma B^T Sigma B Sigma) in A and (Sigma A^T A Sigma) kron Sigma in B"),
@@ -377,6 +386,7 @@ TUBE_SPACE = Space(build=_tube, **ss.tube_params(r_min=1e-6))
     statement=r"\|\theta-\theta^*\|_\Sigma\le\rho\ \Rightarrow\ \langle\nabla F(\theta),\theta-\theta^*\rangle_F\ge"
               r"\alpha\|\theta-\theta^*\|_\Sigma^2",
     space=TUBE_SPACE,
+    certify=cert.PROBLEM,
     reading=Reading(
         provenance=Provenance("RECONSTRUCTED", "statement form RECOVERED, constants alpha, rho ours (DERIVED "
                               "sufficient values)"),
@@ -398,6 +408,7 @@ def theorem_1_part_3_convexity(case, xp):
     statement=r"\|\theta-\theta^*\|_\Sigma\le\rho\ \Rightarrow\ \|\bar\Sigma^{-1}\nabla F(\theta)\Sigma^{-1}\|_\Sigma"
               r"\le\beta\|\theta-\theta^*\|_\Sigma",
     space=TUBE_SPACE,
+    certify=cert.PROBLEM,
     reading=Reading(
         provenance=Provenance("RECONSTRUCTED", "statement form RECOVERED, constants beta, rho ours (DERIVED "
                               "sufficient values)"),
@@ -434,6 +445,7 @@ LEMMA1_UNCHECKED = not_drawn("||H||_Sigma > 10 rho", "d >= 5") + BOX
     statement=r"\theta^*=P_{\mathcal M}(\theta):\ Z(\theta)^\top Z(\theta^*)=\Sigma^{1/2}\theta^\top\bar\Sigma\theta^*"
               r"\Sigma^{1/2}\text{ is symmetric}",
     space=ANY_THETA, cost="normal",
+    certify=cert.PROBLEM,
     reading=Reading(
         provenance=Provenance("RECONSTRUCTED", "statement; DERIVED (Procrustes first-order condition)"),
         shared=BASE + (TUBE,), unchecked=LEMMA1_UNCHECKED,
@@ -460,6 +472,7 @@ def lemma_1_part_1(case, xp):
     "goel2026/lemma-1/part-1-psd", kind="inequality", source=f"{PAPER}, Lemma 1 (1)",
     statement=r"Z(\theta)^\top Z(\theta^*)\succeq0",
     space=ANY_THETA, cost="normal",
+    certify=cert.PROBLEM,
     reading=Reading(
         provenance=Provenance("DERIVED", "the claims file: PSD for the exact minimiser, the Procrustes polar "
                               "factor"),
@@ -485,6 +498,7 @@ def lemma_1_part_1_psd(case, xp):
     statement=r"\sigma_i(Z(\theta^*))=\sqrt{2\sigma_i(X)}\ \forall i:\ \sigma_d(Z^*)=\sigma_{\min},\ "
               r"\sigma_1(Z^*)=\sigma_{\max}",
     space=ANY_THETA, cost="normal",
+    certify=cert.PROBLEM,
     reading=Reading(
         provenance=Provenance("RECONSTRUCTED", "the paper states inequalities, possibly in theta coordinates; "
                               "exact form lost; DERIVED as an identity in lifted coordinates"),
@@ -506,6 +520,7 @@ def lemma_1_part_2(case, xp):
     "goel2026/lemma-2/main", kind="inequality", source=f"{PAPER}, Lemma 2",
     statement=r"\|\theta-\theta^*\|_\Sigma\le\rho\ \Rightarrow\ F(\theta)-F^*\le\tfrac\beta2\|\theta-\theta^*\|_\Sigma^2",
     space=TUBE_SPACE,
+    certify=cert.PROBLEM,
     reading=Reading(
         provenance=Provenance("RECONSTRUCTED", "DERIVED from (4) (claims file Lemma 2)"),
         shared=BASE + (CONSTANTS, TUBE), unchecked=TUBE_UNCHECKED,
@@ -528,6 +543,7 @@ LIFT_SPACE = Space(build=_any_theta, **ss.tube_params())
               r"L-L^*=\tfrac12\|UV^\top-X\|_F^2,\ R=\tfrac18\|U^\top U-V^\top V\|_F^2,\ "
               r"\langle\nabla_\theta F,\theta-\theta'\rangle_F=\langle\nabla_ZF,Z-Z'\rangle_F",
     space=LIFT_SPACE, cost="normal",
+    certify=cert.PROBLEM,
     reading=Reading(
         provenance=Provenance("RECONSTRUCTED", "Sigma-norm with Sigma_bar = diag(I_k, Sigma), strong textual "
                               "support; the identities DERIVED"),

@@ -16,6 +16,7 @@ import numpy as np
 import torch
 
 from attncheck import Int, Provenance, Reading, Real, Reason, Space, Unchecked, batch_estimate, claim, close, ge
+from attncheck.papers.goel2026 import certification as cert
 from attncheck.papers.goel2026.data.gaussian_regression import sym_sqrt
 from attncheck.papers.goel2026.models import autograd as ag
 from attncheck.papers.goel2026.models import integrability as im
@@ -97,6 +98,7 @@ _angular_integral = im.angular_mean
     space=Space(build=_lemma7_case, seed=ss.SEED, a=Real(0.0, 8.0), b=Real(0.0, 8.0),
                 gap=Real(1e-15, 1.0, log=True)),
     cost="expensive",
+    certify=cert.LEMMA7_QUADRATURE,
     reading=Reading(
         provenance=Provenance("RECONSTRUCTED", "lemma; the closed form DERIVED (claims file Lemma 7)"),
         shared=(RESTATED,), unchecked=not_drawn("d >= 4") + LEMMA7_AB,
@@ -143,6 +145,7 @@ def _lemma7_case_3d(**v):
     space=Space(build=_lemma7_case_3d, seed=ss.SEED, a=Real(0.0, 8.0), b=Real(0.0, 8.0),
                 gap=Real(1e-5, 1.0, log=True)),
     cost="expensive",
+    certify=cert.LEMMA7_QUADRATURE,
     reading=Reading(
         provenance=Provenance("RECONSTRUCTED", "lemma; the closed form DERIVED (claims file Lemma 7)"),
         shared=(RESTATED,),
@@ -184,6 +187,7 @@ def _lemma7_tube(**v):
               r"\tau=\sigma_1(X)^{1/2}+\rho':\ \lambda_{\max}(2a\,\mathrm{sym}(C)+2b\,CC^\top)<1"
               r"\ (\text{so }\mathbb E e^{a x^\top Bx+b x^\top B\Sigma B^\top x}<\infty)",
     space=Space(build=_lemma7_tube, **ss.tube_params(), u=Real(0.0, 1.0), w=Real(0.0, 1.0, open_hi=True)),
+    certify=cert.PROBLEM,
     reading=Reading(
         provenance=Provenance("RECONSTRUCTED", "A3 threshold and (a, b) UNKNOWN; parameterised by (a, b) as the "
                               "claims file asks; the sufficient condition DERIVED from ||C||_op <= sigma_1(X)^{1/2} "
@@ -235,6 +239,7 @@ _softmax_t = ag.softmax_t
     "goel2026/lemma-8/weights", kind="identity", source=f"{PAPER}, Lemma 8",
     statement=r"l\ne i:\ \nabla_{x_l}p_{ij}=p_{ij}(\mathbb 1\{j=l\}-p_{il})\,u,\quad u=B^\top x_i",
     space=KEYS,
+    certify=cert.AUTOGRAD,
     reading=Reading(
         provenance=Provenance("DERIVED", "claims file Lemma 8"), shared=(RESTATED, PROBLEMS, SELF_TERM),
         notes={
@@ -257,6 +262,7 @@ def lemma_8_weights(case, xp):
     "goel2026/lemma-8/mean-jacobian", kind="identity", source=f"{PAPER}, Lemma 8",
     statement=r"l\ne i:\ \partial\mu_i/\partial x_l=p_{il}\,[I+(x_l-\mu_i)u^\top]",
     space=KEYS,
+    certify=cert.AUTOGRAD,
     reading=Reading(
         provenance=Provenance("DERIVED", "claims file Lemma 8"), shared=(RESTATED, PROBLEMS, SELF_TERM),
         notes={"inputs": "as lemma-8/weights",
@@ -278,6 +284,7 @@ def lemma_8_mean_jacobian(case, xp):
     statement=r"d_Bp_{ij}=p_{ij}\,x_i^\top(dB)(x_j-\mu_i),\quad d_B\mu_i=C_i(dB)^\top x_i,\quad "
               r"C_i=\sum_jp_{ij}x_jx_j^\top-\mu_i\mu_i^\top",
     space=KEYS,
+    certify=cert.AUTOGRAD,
     reading=Reading(
         provenance=Provenance("DERIVED", "claims file Lemma 8"), shared=(RESTATED, PROBLEMS, SELF_TERM),
         notes={"inputs": "as lemma-8/weights",
@@ -309,6 +316,7 @@ def lemma_8_b_derivatives(case, xp):
     "goel2026/lemma-8/second-order", kind="identity", source=f"{PAPER}, Lemma 8",
     statement=r"j\ne i:\ \nabla^2_{x_j}p_{ij}=p_{ij}(1-p_{ij})(1-2p_{ij})\,uu^\top",
     space=KEYS,
+    certify=cert.AUTOGRAD,
     reading=Reading(
         provenance=Provenance("DERIVED", "claims file Lemma 8"), shared=(RESTATED, PROBLEMS, SELF_TERM),
         notes={"inputs": "as lemma-8/weights",
@@ -336,6 +344,7 @@ def lemma_8_second_order(case, xp):
     statement=r"\nabla_AL_n=-\tfrac1n\sum_ir_i\mu_i^\top,\quad\nabla_BL_n=-\tfrac1n\sum_ix_ir_i^\top AC_i,\quad "
               r"r_i=y_i-A\mu_i",
     space=KEYS,
+    certify=cert.AUTOGRAD,
     reading=Reading(
         provenance=Provenance("DERIVED", "claims file 1.12; L_n with the self-term (RECONSTRUCTED eq. (1))"),
         shared=(RESTATED, PROBLEMS, SELF_TERM),
@@ -537,6 +546,7 @@ STEIN1D = Space(build=_stein1d_case, x_i=Real(-3.0, 3.0), b=Real(-1.0, 1.0), var
     statement=r"n=2,\ d=1:\ \mathbb E_{-i}[\mu_i]-\Sigma B^\top x_i=\mathbb E_{-i}[p_{ii}](x_i-\Sigma B^\top x_i)"
               r"-\mathbb E_{-i}[p_{ij}^2]\,\Sigma B^\top x_i",
     space=STEIN1D,
+    certify=cert.STEIN_1D,
     reading=Reading(
         provenance=Provenance("DERIVED", "exact identity (claims file Lemma 11)"), shared=(RESTATED, SELF_TERM),
         notes={"inputs": "n = 2, d = 1: x_i in [-3, 3], B = b in [-1, 1], Sigma = var in [0.1, 10]",
@@ -552,6 +562,7 @@ def lemma_11_identity_exact(case, xp):
     statement=r"n=2,\ d=1:\ \mathbb E_{-i}C_i-\Sigma=\mathbb E_{-i}[p_{ii}](x_i^2-\Sigma-m_i^2)"
               r"-\mathbb E_{-i}[3p_{ij}^2-2p_{ij}^3]m_i^2+m_i^2-\mathbb E_{-i}[\mu_i^2]",
     space=STEIN1D,
+    certify=cert.STEIN_1D,
     reading=Reading(
         provenance=Provenance("DERIVED", "exact identity (claims file Lemma 20; the paper's statement is lost)"),
         shared=(RESTATED, SELF_TERM),

@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from attncheck import Int, Provenance, Reading, Real, Reason, Space, Unchecked, batch_estimate, claim, le
+from attncheck.papers.goel2026 import certification as cert
 from attncheck.papers.goel2026.data import gaussian_regression as gr
 from attncheck.papers.goel2026.models import finite_n_bias as fb
 from attncheck.papers.goel2026.models import lifted_dynamics as ld
@@ -383,6 +384,7 @@ def _lemma5_case(**v):
               r"\sqrt{\tfrac2{\sqrt2-1}}\frac{\|\hat X-X\|_F}{\sqrt{\sigma_d(X)}},\ K=\hat\Sigma^{-1/2}\Sigma^{1/2}",
     space=Space(build=_lemma5_case, **ss.problem_params(d_max=4, x_scale=(0.01, 10.0)), s_pert=Real(0.0, 0.5),
                 eps_frac=Real(0.0, 1.0)),
+    certify=cert.SPECTRAL_INIT,
     reading=Reading(
         provenance=Provenance("RECONSTRUCTED", "claims file Lemma 5; T_3 is Tu et al. 2016, Lemma 5.14, quoted"),
         shared=(RESTATED, PROBLEMS),
@@ -463,7 +465,7 @@ def _lemma4_step(case):
     "goel2026/lemma-4/part-1", kind="inequality", source=f"{PAPER}, Lemma 4",
     statement=r"\langle\hat P(g),\theta-\theta^*\rangle_\Sigma\ge\tfrac\alpha2\|\theta-\theta^*\|_\Sigma^2-"
               r"\tfrac2\alpha\|e_Z\|^2",
-    space=LEMMA4, reading=LEMMA4_READING,
+    space=LEMMA4, certify=cert.PROBLEM, reading=LEMMA4_READING,
 )
 def lemma_4_part_1(case, xp):
     P, H, a = _lemma4_step(case), case.H, case.constants["alpha"]
@@ -473,7 +475,7 @@ def lemma_4_part_1(case, xp):
 @claim(
     "goel2026/lemma-4/part-2", kind="inequality", source=f"{PAPER}, Lemma 4",
     statement=r"\|\hat P(g)\|_\Sigma^2\le2(1+\varepsilon_0)^4\big(\beta^2\|\theta-\theta^*\|_\Sigma^2+\|e_Z\|^2\big)",
-    space=LEMMA4, reading=LEMMA4_READING,
+    space=LEMMA4, certify=cert.PROBLEM, reading=LEMMA4_READING,
 )
 def lemma_4_part_2(case, xp):
     P, H, b = _lemma4_step(case), case.H, case.constants["beta"]
@@ -619,7 +621,7 @@ THEOREM2_READING = Reading(
     "goel2026/theorem-2/main", kind="inequality", source=f"{PAPER}, Theorem 2",
     statement=r"F(\theta_T)-F^*\le\tfrac\beta2\Big[(1-\gamma)^T\|\theta_0-\theta_0^*\|_\Sigma^2+\frac{c_e\,E}{\gamma}\Big],"
               r"\quad\|e_Z\|^2\le E=C/n",
-    space=THEOREM2, cost="normal", reading=THEOREM2_READING,
+    space=THEOREM2, cost="normal", certify=cert.ALGORITHM1, reading=THEOREM2_READING,
 )
 def theorem_2_main(case, xp):
     phi0, _, gap, _ = _algorithm1_lifted(case)
@@ -631,7 +633,7 @@ def theorem_2_main(case, xp):
 @claim(
     "goel2026/theorem-2/distance", kind="inequality", source=f"{PAPER}, proof of Theorem 2 (the recursion)",
     statement=r"\Phi_T=\|\theta_T-\theta_T^*\|_\Sigma^2\le(1-\gamma)^T\Phi_0+\frac{c_e\,E}{\gamma}",
-    space=THEOREM2, cost="normal", reading=THEOREM2_READING,
+    space=THEOREM2, cost="normal", certify=cert.ALGORITHM1, reading=THEOREM2_READING,
 )
 def theorem_2_distance(case, xp):
     phi0, phiT, _, _ = _algorithm1_lifted(case)
@@ -644,6 +646,7 @@ def theorem_2_distance(case, xp):
     "goel2026/theorem-2/loss", kind="inequality", source=f"{PAPER}, Theorem 2 (remark: (F, F*) -> (L, L*))",
     statement=r"L(\theta_T)-L^*\le\tfrac\beta2\Big[(1-\gamma)^T\|\theta_0-\theta_0^*\|_\Sigma^2+\frac{c_e\,E}{\gamma}\Big]",
     space=THEOREM2, cost="normal",
+    certify=cert.ALGORITHM1,
     reading=Reading(provenance=Provenance("RECOVERED", "remark (L <= F, L* = F*); bound RECONSTRUCTED as "
                                           "theorem-2/main"),
                     shared=THEOREM2_READING.shared, unchecked=THEOREM2_UNCHECKED, notes=THEOREM2_NOTES),

@@ -11,6 +11,7 @@ float64 evaluation is declared undecidable (NaN) and mpmath decides.
 import numpy as np
 
 from attncheck import Choice, Int, Provenance, Reading, Real, Reason, Slack, Space, Unchecked, all_of, claim, lt
+from attncheck.papers.julistiono2024 import certification as cert
 from attncheck.papers.julistiono2024 import readings as rd
 from attncheck.papers.julistiono2024.models import cone
 from attncheck.papers.julistiono2024.models import mirror_descent as md
@@ -41,7 +42,7 @@ L19 = Reading(provenance=L19_PROVENANCE, unchecked=CONE_UNCHECKED, shared=CONE_S
 @claim(
     "julistiono2024/lemma-19/closeness", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 19 (step 1)",
     statement=r"D_\psi(\bar W^{mm},\bar W)\le\mu\ \Rightarrow\ \|\bar W-\bar W^{mm}\|_p\le\varepsilon_\mu/(A_q\|W^{mm}\|_p)",
-    space=_space(1.0), reading=L19, cost="normal",
+    space=_space(1.0), certify=cert.CONE, reading=L19, cost="normal",
 )
 def lemma_19_closeness(case, xp):
     g = case.geom
@@ -60,7 +61,7 @@ L19_EXACT = Reading(
 @claim(
     "julistiono2024/lemma-19/holder", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 19 (step 2)",
     statement=r"|(x_{it}-x_{i\tau})^\top(W-W^{mm})z_i|\le A_q\|W-W^{mm}\|_p\le\varepsilon_\mu",
-    space=_space(1.0), reading=L19_EXACT, cost="normal",
+    space=_space(1.0), certify=cert.CONE, reading=L19_EXACT, cost="normal",
 )
 def lemma_19_holder(case, xp):
     h, nrm, eps = cone.step2(case, xp)
@@ -73,7 +74,7 @@ def lemma_19_holder(case, xp):
 @claim(
     "julistiono2024/lemma-19/12a", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 19 (12a)",
     statement=r"t\in\mathcal T_i,\ \tau\in\bar{\mathcal T}_i:\ (x_{it}-x_{i\tau})^\top Wz_i\ge\nu_\alpha-2\varepsilon_\mu",
-    space=_space(1.0), reading=L19_EXACT, cost="normal",
+    space=_space(1.0), certify=cert.CONE, reading=L19_EXACT, cost="normal",
 )
 def lemma_19_12a(case, xp):
     d_t_tau, _, excess, eps = cone.pairs(case, xp)
@@ -84,7 +85,7 @@ def lemma_19_12a(case, xp):
 @claim(
     "julistiono2024/lemma-19/12b", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 19 (12b)",
     statement=r"\tau\in\bar{\mathcal T}_i:\ (x_{i\alpha_i}-x_{i\tau})^\top Wz_i\ge1+\nu_\alpha-\varepsilon_\mu",
-    space=_space(1.0), reading=L19_EXACT, cost="normal",
+    space=_space(1.0), certify=cert.CONE, reading=L19_EXACT, cost="normal",
 )
 def lemma_19_12b(case, xp):
     _, d_a_tau, excess, eps = cone.pairs(case, xp)
@@ -94,7 +95,7 @@ def lemma_19_12b(case, xp):
 @claim(
     "julistiono2024/lemma-19/12c", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 19 (12c)",
     statement=r"t\in\mathcal T_i:\ (x_{i\alpha_i}-x_{it})^\top Wz_i\le1+\varepsilon_\mu",
-    space=_space(1.0), reading=L19_EXACT, cost="normal",
+    space=_space(1.0), certify=cert.CONE, reading=L19_EXACT, cost="normal",
 )
 def lemma_19_12c(case, xp):
     g = case.geom
@@ -113,6 +114,7 @@ R_PATH = {"quick": [1.0, 10.0, 100.0, 1e3, 1e4], "deep": [1.0, 3.0, 10.0, 30.0, 
     "julistiono2024/lemma-20/main", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 20",
     statement=r"W\in\mathcal C_{p,\mu,R_\mu}(W^{mm}):\ \langle\nabla\mathcal L(W),W^{mm}\rangle<0",
     space=lambda R: _space(R), path=R_PATH, eventually=True, cost="expensive",
+    certify=cert.CONE,
     reading=Reading(provenance=Provenance("DERIVED-UNCERTAIN", "qualitative claim certain, R_mu formula unknown"),
                     unchecked=CONE_UNCHECKED, shared=CONE_SHARED + (rd.R_MU_PATH,),
                     notes={"evaluation": "pairwise form of <grad L, W_mm> (no cancellation at large R)"}),
@@ -127,6 +129,7 @@ def lemma_20(case, xp):
     "julistiono2024/lemma-20/companion", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 20 (companion used by "
     "Lemma 22)", statement=r"W\in\mathcal C_{p,\mu,R_\mu}(W^{mm}):\ \langle\nabla\mathcal L(W),W\rangle<0",
     space=lambda R: _space(R), path=R_PATH, eventually=True, cost="expensive",
+    certify=cert.CONE,
     reading=Reading(provenance=Provenance("DERIVED", "observed companion in the claims file; it makes ||W(k)||_p "
                                                      "increase via Lemma 22 (ii)"),
                     unchecked=CONE_UNCHECKED, shared=CONE_SHARED + (rd.R_MU_PATH,)),
@@ -144,6 +147,7 @@ def lemma_20_companion(case, xp):
     statement=r"\forall\pi>0\ \exists R_\pi:\ W\in\mathcal C_{p,\mu,R_\pi}(W^{mm})\Rightarrow"
               r"\langle\nabla\mathcal L(W),W/\|W\|_p\rangle\ge(1+\pi)\langle\nabla\mathcal L(W),W^{mm}/\|W^{mm}\|_p\rangle",
     space=lambda R: _space(R, pi=Real(1e-4, 1.0, log=True)), path=R_PATH, eventually=True, cost="expensive",
+    certify=cert.CONE,
     reading=Reading(
         provenance=Provenance("DERIVED-UNCERTAIN", "R_pi formula unknown"),
         unchecked=CONE_UNCHECKED + (Unchecked("pi in (0, 1e-4)", Reason.NOT_DRAWN, "the R_pi it needs is unknown and "
@@ -171,6 +175,7 @@ R27_PATH = {"quick": [1.0, 3.0, 10.0, 30.0, 100.0], "deep": [1.0, 2.0, 3.0, 5.0,
               r"-\|W(k)\|_p^{p-1}-\frac{\eta(\mathcal L(W(k))-\mathcal L(W(k+1)))}{\|W(k)\|_p}\Big]",
     space=lambda R: _space(R, pi=Real(1e-4, 1.0, log=True), eta=Real(1e-3, 1.0, log=True)), path=R27_PATH,
     eventually=True, cost="expensive",
+    certify=cert.CONE,
     reading=Reading(
         provenance=Provenance("DERIVED", "Sun et al. Eq. 12 analogue; R_pi of Lemma 21 unknown"),
         unchecked=CONE_UNCHECKED + (

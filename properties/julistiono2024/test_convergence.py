@@ -13,6 +13,7 @@ first-order per-step terms (lemma-29/eq-29), which keeps its relative accuracy a
 import numpy as np
 
 from attncheck import Choice, Int, Provenance, Reading, Real, Reason, Slack, Space, Unchecked, claim
+from attncheck.papers.julistiono2024 import certification as cert
 from attncheck.papers.julistiono2024 import readings as rd
 from attncheck.papers.julistiono2024.models import mirror_descent as md
 from attncheck.papers.julistiono2024.models.cone_runs import (
@@ -70,6 +71,7 @@ def _slack(run, form, xp, fast=None):
     statement=r"\bar D_{k+1}\le\frac{\pi}{1+\pi}+\frac{N_0^{p-1}(\bar D_0-\frac{\pi}{1+\pi})+\frac{\eta(\mathcal L_{\max}"
               r"-\mathcal L_{\min})}{(1+\pi)N_0}}{N_{k+1}^{p-1}}",
     space=_space, path=R_PATH, eventually=True, cost="expensive", margin=MARGIN,
+    certify=cert.RUNS,
     reading=Reading(provenance=Provenance("DERIVED", "claims file Lemma 28: (26) summed from (25), divided by "
                                                      "N_{k+1}^{p-1} with the identity of Section 1.3"),
                     unchecked=RUN_UNCHECKED, shared=RUN_SHARED,
@@ -97,6 +99,7 @@ def lemma_28_eq27(run, xp):
     space=lambda K: Space(build=lambda **v: StatedRun(K, **v), seed=Int(0, 3), p=Choice(P_STANDARD),
                           f=Real(0.01, 0.99), u=Real(0.0, 1.0), w=Int(0, 2 ** 31), eta=Real(1e-3, 1.0, log=True)),
     path={"quick": [60], "deep": [150, 2000]}, cost="expensive", margin=MARGIN,
+    certify=cert.RUNS,
     reading=Reading(
         provenance=Provenance("DERIVED", "claims file Lemma 28; constants existential, the stated choice is checked"),
         unchecked=rd.CONE_UNCHECKED + (
@@ -134,6 +137,7 @@ def lemma_28(run, xp):
     statement=r"\bar D_k\le\frac{N_0^{p-1}\bar D_0+\sum_{s<k}\pi_s(N_{s+1}^{p-1}-N_s^{p-1})+\eta\frac{\mathcal L(W(0))"
               r"-\mathcal L(W(k))}{N_0}}{N_k^{p-1}}",
     space=_space, path=R_PATH, eventually=True, cost="expensive", margin=EQ29_MARGIN, dps=EQ29_DPS,
+    certify=cert.RUNS,
     reading=Reading(
         provenance=Provenance("DERIVED-UNCERTAIN", "claims file Lemma 29: (29') is the DERIVED checkable form; the "
                                                    "paper's display is lost"),
@@ -189,6 +193,7 @@ def lemma_29_rate(runs, R, xp):
     "julistiono2024/lemma-30/monotone", kind="inequality", source=f"{PAPER}, Appendix A.5, Lemma 30 (proof: the norm "
     "increases in the cone)", statement=r"\|W(k+1)\|_p\ge\|W(k)\|_p",
     space=_space, path=R_PATH, eventually=True, cost="expensive", margin=MARGIN,
+    certify=cert.RUNS,
     reading=Reading(provenance=Provenance("DERIVED", "Lemma 22 (ii) with Lemma 20's companion sign"),
                     unchecked=RUN_UNCHECKED, shared=RUN_SHARED,
                     notes={"check": "N_{k+1}^{p-1} - N_k^{p-1} >= 0 (non-decreasing; ||grad psi||_q = N^(p-1)) for "

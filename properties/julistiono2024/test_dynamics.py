@@ -8,6 +8,7 @@ solved to a KKT residual <= 1e-8 at every point (asserted).
 """
 
 from attncheck import Choice, Int, Outside, Provenance, Reading, Reason, Slack, Space, Unchecked, all_of, claim, le, lt
+from attncheck.papers.julistiono2024 import certification as cert
 from attncheck.papers.julistiono2024 import readings as rd
 from attncheck.papers.julistiono2024.models import mirror_descent as md
 from attncheck.papers.julistiono2024.models.theorem_runs import (
@@ -41,6 +42,7 @@ D_REACHED = 0.05
     "Lemmas 28-30) and Section 4.1", cost="expensive", refutable=False,
     statement=r"D_{\psi}(\bar W^{mm}_\alpha,\bar W(k))\to0\ \ (k\to\infty)",
     space=SPACE,
+    certify=cert.THEOREM_RUNS,
     reading=Reading(
         provenance=THEOREM, shared=(rd.THEOREM_SETTING,),
         unchecked=(Unchecked("the limit D(k) -> 0 itself", Reason.BEYOND_PATH,
@@ -75,6 +77,7 @@ def theorem_matched(v, xp):
     "(q, p) pairs)", cost="expensive",
     statement=r"q\ne p:\ D_{\psi_p}(\bar W^{mm}_q,\bar W(k))\not\to0",
     space=SPACE,
+    certify=cert.THEOREM_RUNS,
     reading=Reading(provenance=THEOREM, shared=(rd.THEOREM_SETTING,),
                     notes={"q": "both q in {1.75, 2, 3} other than p, with the run's alpha",
                     "check": "the limit D_psi_p(bar W_mm_q, bar W_mm_p) is positive and the divergence at k = 2000 "
@@ -109,6 +112,7 @@ TD_PATH = {"quick": [(8, 10, 500), (16, 16, 500)], "deep": [(8, 10, 1000), (64, 
     statement=r"D_{\psi}(\bar W^{mm}_\alpha,\bar W(k))\to0\ \text{along }T\le256,\ d\le64,\ p\in(1,4]",
     space=lambda point: Space(build=lambda **v: Scaled(point, **v), seed=Int(0, 1), p=Choice(P_GRID)),
     path=TD_PATH,
+    certify=cert.THEOREM_RUNS,
     reading=Reading(
         provenance=THEOREM,
         unchecked=(Unchecked("p near 1 (below the grid's 1.25)", Reason.NOT_DRAWN, rd.NO_REASON),),

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from attncheck import Provenance, Reading, Real, Reason, Slack, Space, Unchecked, all_of, claim, le
 from attncheck.core.declarations import OwnSpace
+from attncheck.papers.julistiono2024 import certification as cert
 from attncheck.papers.julistiono2024 import readings as rd
 from attncheck.papers.julistiono2024.models import mirror_descent as md
 from attncheck.papers.julistiono2024.models import power_differences as pd
@@ -36,6 +37,7 @@ SMALL = (Unchecked("p > 8", Reason.NOT_DRAWN, rd.NO_REASON),)
     statement=r"\|\bar W^{mm}\|_p=\|\bar W\|_p=1:\ D_\psi(\bar W^{mm},\bar W)=1-\langle\nabla\psi(W),\bar W^{mm}\rangle/\|W\|_p^{p-1}",
     domain=exponents(1.0, 8.0, open_lo=True).flatmap(lambda p: st.tuples(st.just(p), matrix_pairs(p))).map(
         lambda c: (c[0], *c[1])).filter(lambda c: np.any(c[1]) and np.any(c[2])),
+    certify=cert.MATRICES,
     reading=Reading(
         provenance=Provenance("DERIVED", "the second form; the first is CODE: bregman_correlation in the authors' "
                                          "code"),
@@ -61,6 +63,7 @@ def _lemma_12(p_lo, p_hi, part, statement, p_open_lo=False):
         f"julistiono2024/lemma-12/{part}", kind="inequality", source=f"{PAPER}, Appendix A.2, Lemma 12", cost="normal",
         statement=statement,
         domain=st.tuples(exponents(p_lo, p_hi, open_lo=p_open_lo), matrices(6)),
+        certify=cert.MATRICES,
         reading=Reading(
             provenance=Provenance("DERIVED", "high confidence"), shared=(rd.NORM, rd.P_RANGE),
             unchecked=(rd.P_ABOVE_MAX,) if p_hi == P_MAX else (),
@@ -113,6 +116,7 @@ def _lemma_13_matrix(part, p_lo, p_hi, open_ends, statement, rhs):
         statement=statement,
         domain=exponents(p_lo, p_hi, open_lo=open_ends[0], open_hi=open_ends[1]).flatmap(
             lambda p: st.tuples(st.just(p), matrix_pairs(p, unit_ball=True))),
+        certify=cert.MATRICES,
         reading=Reading(provenance=L13, shared=L13_SHARED + (rd.P_RANGE,),
                         unchecked=(rd.P_ABOVE_MAX,) if p_hi == P_MAX else (),
                         notes={"domain": "pairs in the unit ell_p ball (radius 1 drawn often), shapes up to 4 x 4: "
@@ -239,6 +243,7 @@ def _triples(draw):
     "julistiono2024/lemma-26/main", kind="identity", source=f"{PAPER}, Appendix A.5, Lemma 26", cost="normal",
     statement=r"D_\psi(x,y)=D_\psi(x,z)+D_\psi(z,y)-\langle\nabla\psi(y)-\nabla\psi(z),x-z\rangle",
     domain=_triples(),
+    certify=cert.MATRICES,
     reading=Reading(
         provenance=Provenance("DERIVED", "exact, standard three-point identity"),
         unchecked=SMALL + (Unchecked("shapes larger than 4 x 4", Reason.NOT_DRAWN, rd.NO_REASON),),

@@ -12,6 +12,7 @@ what it can and mpmath (the evaluators run in both backends) decides the rest.
 import numpy as np
 
 from attncheck import Choice, Int, Provenance, Reading, Real, Reason, Slack, Space, Unchecked, claim, le
+from attncheck.papers.julistiono2024 import certification as cert
 from attncheck.papers.julistiono2024 import readings as rd
 from attncheck.papers.julistiono2024.data.mirror_descent import section_4_1
 from attncheck.papers.julistiono2024.models import mirror_descent as md
@@ -36,6 +37,7 @@ STEP_CASES = att_cases(p_lo=1.1, scale_hi=30.0)
     "julistiono2024/lemma-16/main", kind="inequality", source=f"{PAPER}, Appendix A.3, Lemma 16",
     statement=r"\frac1n\sum_i\ell(\max_t\gamma_{it})\le\mathcal L(W)\le\frac1n\sum_i\ell(\min_t\gamma_{it})",
     domain=att_cases(), dps=(30, 60, 120, 240, 2400),
+    certify=cert.ATTENTION_DATA,
     reading=Reading(provenance=Provenance("DERIVED", "high confidence; constants explicit. The appendix's 'bounded "
                                                      "above by ... below by ...' is about gamma_i^T s_i; the loss "
                                                      "bounds come in reversed order"),
@@ -57,6 +59,7 @@ def lemma_16(case, xp):
     statement=r"\nabla\mathcal L(W)=\frac1n\sum_i\ell'(\gamma_i^\top\mathbb S(h_i))\,X_i^\top\mathbb S'(h_i)\gamma_i z_i^\top,"
               r"\ \mathbb S'=\mathrm{diag}(\mathbb S)-\mathbb S\mathbb S^\top,\ h_i=X_iWz_i",
     domain=att_cases(),
+    certify=cert.ATTENTION_DATA,
     reading=Reading(provenance=Provenance("DERIVED", "exact"), shared=SETTING,
                     notes={"W": W_ANY,
                            "reference": "the printed formula (S' formed densely) against the pairwise form 1/2 sum s_t "
@@ -88,6 +91,7 @@ def lemma_17(case, xp):
     statement=r"\|\nabla\mathcal L(W)\|_F\le G=\tfrac12M\max_i\|X_i\|_2\|\gamma_i\|_2\|z_i\|_2,"
               r"\ M=\sup_{|u|\le\max|\gamma_{it}|}|\ell'(u)|",
     domain=att_cases(),
+    certify=cert.ATTENTION_DATA,
     reading=Reading(provenance=Provenance("DERIVED", "explicit constant; lambda_max(S') <= 1/2. The paper's proof "
                                                      "bounds the entries of S' by 1 (they lie in [-1/4, 1/4]), a looser "
                                                      "constant that this one implies"),
@@ -119,6 +123,7 @@ GEOM_SPACE.build = _geom_case
     "julistiono2024/lemma-22/i", kind="inequality", source=f"{PAPER}, Appendix A.4, Lemma 22",
     statement=r"\|W(k+1)\|_p^{p-1}\ge\langle\nabla\psi(W(k)),\bar W^{mm}\rangle-\eta\langle\nabla\mathcal L(W(k)),\bar W^{mm}\rangle",
     space=GEOM_SPACE,
+    certify=cert.GEOMETRY_STEP,
     reading=Reading(
         provenance=Provenance("DERIVED", "two readings match the proof; this is (i), V = W^mm"),
         shared=(rd.LOSS,),
@@ -148,6 +153,7 @@ def lemma_22_i(case, xp):
     "julistiono2024/lemma-22/ii", kind="inequality", source=f"{PAPER}, Appendix A.4, Lemma 22",
     statement=r"\|W(k+1)\|_p^{p-1}\ge\|W(k)\|_p^{p-1}-\eta\langle\nabla\mathcal L(W(k)),W(k)\rangle/\|W(k)\|_p",
     domain=STEP_CASES.filter(lambda c: np.any(c.W)),
+    certify=cert.ATTENTION_DATA,
     reading=Reading(
         provenance=Provenance("DERIVED", "two readings match the proof; this is (ii), V = W(k) != 0"),
         shared=STEP_SHARED, unchecked=STEP_UNCHECKED,
@@ -176,6 +182,7 @@ def _identity(lhs, rhs, rounding):
     "julistiono2024/lemma-23/part-1", kind="identity", source=f"{PAPER}, Appendix A.4, Lemma 23 (Azizan-Hassibi / Sun "
     "et al.)", statement=r"D_\psi(W,W(k+1))=D_\psi(W,W(k))+\eta\langle\nabla\mathcal L(W(k)),W-W(k)\rangle+D_\psi(W(k),W(k+1))",
     domain=STEP_CASES,
+    certify=cert.ATTENTION_DATA,
     reading=Reading(provenance=Provenance("DERIVED", "exact"), shared=STEP_SHARED + (rd.IDENTITY_TOLERANCE,),
                     unchecked=STEP_UNCHECKED, notes={**STEP, "comparison point": "W = the case's V (any matrix)"}),
 )
@@ -194,6 +201,7 @@ def lemma_23_1(case, xp):
     "julistiono2024/lemma-23/part-2", kind="identity", source=f"{PAPER}, Appendix A.4, Lemma 23",
     statement=r"D_\psi(W,W(k+1))=D_\psi(W,W(k))+\eta\langle\nabla\mathcal L(W(k)),W-W(k+1)\rangle-D_\psi(W(k+1),W(k))",
     domain=STEP_CASES,
+    certify=cert.ATTENTION_DATA,
     reading=Reading(provenance=Provenance("DERIVED", "exact"), shared=STEP_SHARED + (rd.IDENTITY_TOLERANCE,),
                     unchecked=STEP_UNCHECKED, notes={**STEP, "comparison point": "W = the case's V (any matrix)"}),
 )
@@ -213,6 +221,7 @@ def lemma_23_2(case, xp):
     "missing from the text)",
     statement=r"-\eta\langle\nabla\mathcal L(W(k)),W(k)\rangle=(p-1)[\psi(W(k+1))-\psi(W(k))]-D_\psi(W(k),W(k+1))",
     domain=STEP_CASES,
+    certify=cert.ATTENTION_DATA,
     reading=Reading(
         provenance=Provenance("MISSING", "the statement was dropped by extraction; this is DERIVED candidate (a), "
                                          "exact. Candidate (b) is lemma-24/descent, candidate (c) is lemma-14/form-b"),
@@ -238,6 +247,7 @@ def lemma_25_a(case, xp):
     "julistiono2024/lemma-24/identity", kind="identity", source=f"{PAPER}, Appendix A.4, Lemma 24",
     statement=r"\mathcal L(W(k+1))=\mathcal L(W(k))-\tfrac1\eta D_\psi(W(k),W(k+1))-\tfrac1\eta D_{\psi-\eta\mathcal L}(W(k+1),W(k))",
     domain=STEP_CASES,
+    certify=cert.ATTENTION_DATA,
     reading=Reading(
         provenance=Provenance("DERIVED", "exact identity behind the descent lemma"),
         shared=STEP_SHARED, unchecked=STEP_UNCHECKED,
@@ -266,6 +276,7 @@ ETA_PATH = {"quick": [1e-2, 1.0, 1e2, 1e4, 1e6, 1e10, 1e16],
               r"\ (\text{so }\mathcal L(W(k+1))\le\mathcal L(W(k)))",
     domain=lambda inv_eta: att_cases(p_lo=1.1, p_hi=6.0, eta_lo=1 / inv_eta, eta_hi=1 / inv_eta, scale_hi=10.0),
     path=ETA_PATH, eventually=True,
+    certify=cert.ATTENTION_DATA,
     reading=Reading(
         provenance=Provenance("DERIVED", "'small enough' is local: psi - eta L convex along the step"),
         shared=SETTING,
@@ -301,6 +312,7 @@ L4 = {**STEP, "eta": "any eta in [1e-4, 1e2]"}
     "julistiono2024/lemma-4/part-i", kind="inequality", source=f"{PAPER}, main body Lemma 4 (proof in A.5)",
     statement=r"\|W(k+1)\|_p^{p-1}-\|W(k)\|_p^{p-1}\le\eta\|\nabla\mathcal L(W(k))\|_q\le\eta G_q",
     domain=STEP_CASES,
+    certify=cert.ATTENTION_DATA,
     reading=Reading(provenance=L4_PROVENANCE, shared=L4_SHARED, unchecked=STEP_UNCHECKED, notes={**L4, "evaluation": (
         "through the exact identity ||W||_p^(p-1) = ||grad psi(W)||_q: ||W(k+1)||_p^(p-1) = ||theta||_q with theta = "
         "grad psi(W(k)) - eta grad L(W(k)) (the update's mirror image) and eta ||grad L||_q = ||eta grad L||_q, so the "
@@ -320,6 +332,7 @@ def lemma_4_i(case, xp):
     "julistiono2024/lemma-4/part-ii", kind="inequality", source=f"{PAPER}, main body Lemma 4 (proof in A.5)",
     statement=r"p\ge2:\ \|W(k+1)\|_p-\|W(k)\|_p\le(\eta G_q)^{1/(p-1)}",
     domain=att_cases(p_lo=2.0, scale_hi=30.0).filter(lambda c: c.p >= 2 and np.any(c.W)),
+    certify=cert.ATTENTION_DATA,
     reading=Reading(
         provenance=L4_PROVENANCE, shared=SETTING + (rd.LEMMA_4_GQ,),
         unchecked=(rd.STEP_SCALE,
@@ -341,6 +354,7 @@ def lemma_4_ii(case, xp):
     "julistiono2024/lemma-4/part-iii", kind="inequality", source=f"{PAPER}, main body Lemma 4 (proof in A.5)",
     statement=r"1<p<2:\ \|W(k+1)\|_p-\|W(k)\|_p\le\frac{\eta G_q}{p-1}\max(\|W(k+1)\|_p,\|W(k)\|_p)^{2-p}",
     domain=att_cases(p_lo=1.1, p_hi=2.0, scale_hi=30.0).filter(lambda c: c.p < 2),
+    certify=cert.ATTENTION_DATA,
     reading=Reading(
         provenance=L4_PROVENANCE, shared=SETTING + (rd.LEMMA_4_GQ,),
         unchecked=(rd.STEP_SCALE, rd.STEP_P_LOW, rd.STEP_ETA),
