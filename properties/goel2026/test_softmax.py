@@ -616,15 +616,16 @@ def _scores(case, rng, size):
     return sm.score_draws(case.x_i, case.B, case.problem.Sigma, rng, case.n, _rate_draws(size, case.n))
 
 
-def _queries(replicas):
-    """Draws of (x_i, D_1, ..., D_replicas): x_i ~ N(0, Sigma) per draw and the softmax draws of independent key
-    sets from their scores (two for the product estimators)."""
+def _queries(replicas, tau):
+    """Draws of (x_i, D_1, ..., D_replicas, w): x_i ~ N(0, tau^2 Sigma) per draw with its importance weight w
+    (sm.wide_queries; tau = 1: plain) and the softmax draws of independent key sets from their scores (two for the
+    product estimators)."""
 
     def sample(case, rng, size):
         S = case.problem.Sigma
         size = _rate_draws(size, case.n)
-        x = rng.standard_normal((size, S.shape[0])) @ np.linalg.cholesky(S).T
-        return x, *(sm.score_draws(x, case.B, S, rng, case.n, size) for _ in range(replicas))
+        x, w = sm.wide_queries(S, rng, size, tau)
+        return x, *(sm.score_draws(x, case.B, S, rng, case.n, size) for _ in range(replicas)), w
 
     return sample
 
@@ -632,18 +633,19 @@ def _queries(replicas):
 _sq_mean = sf.sq_mean
 
 
-def _rate(cid, source, statement, provenance, power, rows, reduce, *, integrated=False, replicas=1, keys=False,
-          quantity="", path=RATES, space=None, inputs=None, unchecked=None, shared=(), notes=None):
+def _rate(cid, source, statement, provenance, power, rows, reduce, *, integrated=False, replicas=1, tau=1.0,
+          keys=False, quantity="", path=RATES, space=None, inputs=None, unchecked=None, shared=(), notes=None):
     """An asymptotic claim: n^power * reduce(rows(case, draws)) stays bounded along n, ``rows`` giving the
     per-draw values (an array or a tuple of arrays, one row per draw), evaluated once for all the batches of
     the batch-means standard error. The draws: the softmax draws of one key set from its scores, or the keys
     themselves where the quantity needs them (``keys``: a variance of C_i), or (``integrated``) x_i and the
-    softmax draws of ``replicas`` key sets. ``provenance``: (tag, note)."""
+    softmax draws of ``replicas`` key sets, x_i from N(0, tau^2 Sigma) with importance weights where ``tau`` > 1.
+    ``provenance``: (tag, note)."""
 
     @claim(
         cid, kind="asymptotic", carry_worst=True, source=f"{PAPER}, {source}", statement=statement,
         space=space or (_integrated_space if integrated else query_space), path=path,
-        sample=_queries(replicas) if integrated else (_keys if keys else _scores), probability=0.5,
+        sample=_queries(replicas, tau) if integrated else (_keys if keys else _scores), probability=0.5,
         cost="expensive",
         reading=Reading(
             provenance=Provenance(*provenance), shared=(RESTATED, SELF_TERM, RATE) + tuple(shared),
@@ -657,7 +659,8 @@ def _rate(cid, source, statement, provenance, power, rows, reduce, *, integrated
             }),
     )
     def evaluate(case, R, xp):
-        return batch_estimate(reduce, rows(case, R)).scaled(case.n ** power)
+        values = sf.weighted(rows(case, R[:-1]), R[-1]) if integrated else rows(case, R)
+        return batch_estimate(reduce, values).scaled(case.n ** power)
 
     return evaluate
 
@@ -691,7 +694,7 @@ lemma_12_rate = _rate(
     "goel2026/lemma-12/rate", "Lemma 12", r"\mathbb E_i\|\mathbb E_{-i}\mu_i-m_i\|^2=O(1/n^2)",
     ("RECONSTRUCTED", "claims file Lemmas 12-13: the x_i-integrated Lemma 11; proof empty in the extraction"), 2,
     lambda c, R: tuple(_stein_mean_gap(c, R[0], D) for D in R[1:]), sf.pair_mean,
-    integrated=True, replicas=2, space=lambda n: _integrated_space(n, c_max=0.2), shared=(A3, SQUARES),
+    integrated=True, replicas=2, tau=2.0, space=lambda n: _integrated_space(n, c_max=0.2), shared=(A3, SQUARES),
     inputs=("x_i ~ N(0, Sigma) integrated, B = Sigma^{-1/2} C Sigma^{-1/2} with ||C||_op in [0, 0.2], d in {1, 2, 3}, "
             "cond(Sigma) in [1, 10]"),
     unchecked=(not_drawn("||C||_op in (0.2, 0.5)",
@@ -701,10 +704,12 @@ lemma_12_rate = _rate(
     notes={"domain": "where the Lemma 7 integrals this rate needs are finite (A3, 'goel2026/a3'): n E_{-i} p_ii -> "
                      "e^{s - q/2} and n^2 E_{-i} p_ij^2 -> e^q, so O(1/n^2) needs E_i e^{2s - q} ||x_i - m_i||^2 and "
                      "E_i e^{2q} ||m_i||^2 finite, i.e. lambda_max(4 sym(C) - 2 C C^T) < 1 and ||C||_op < 1/2 "
-                     "(Lemma 7's closed form); ||C||_op <= 0.2 keeps both below 0.8"},
-    quantity="E_i ||E_{-i} mu_i - m_i||^2: per x_i, the product of the Stein forms of two independent key sets "
-             "(unbiased); " + STEIN_ESTIMATE + ". Rate: O(1/n^2) for this square (n^2 E_i||.||^2 bounded), the "
-             "square of Lemma 11's O(1/n) norm, as the claims file states Lemma 12 ('goel2026/squared-rates')")
+                     "(Lemma 7's closed form); ||C||_op <= 0.2 keeps both below 0.8",
+           "x_i": "from N(0, 4 Sigma), importance-weighted (sm.wide_queries): the product ~ e^{2s - q} has infinite "
+                  "variance under N(0, Sigma) for ||C||_op > 0.134"},
+    quantity="E_i ||E_{-i} mu_i - m_i||^2: per x_i, the product of two independent key sets' Stein forms of "
+             "lemma-11/identity (unbiased; O(1/n) per draw). Rate: O(1/n^2) for this square (n^2 E_i||.||^2 bounded), "
+             "the square of Lemma 11's O(1/n) norm, as the claims file states Lemma 12 ('goel2026/squared-rates')")
 
 
 def _stein_cov_gap(case, D):

@@ -366,3 +366,33 @@ def test_stein_forms_per_draw_query_have_the_plain_means():
     assert np.all(_z((sf.mumu_gap(Q, m, m) - plain_mumu).reshape(N, -1)) < 5)
     assert np.any(_z((_mumu_gap_without_the_outer_term(Q, m, m) - plain_mumu).reshape(N, -1)) > 5)
     assert np.all(_z((sf.cov_gap(Q, m, m, Sigma) - (Q.cov() - Sigma)).reshape(N, -1)) < 5)
+
+
+@pytest.mark.parametrize("tau", [1.0, 2.0])
+def test_wide_queries_weights_give_the_gaussian_means(tau):
+    """softmax_moments.wide_queries: E[w f(x)] = E_{N(0, Sigma)} f for f = x x^T (Sigma) and f = exp(x^T K x / 2)
+    with K small enough (its closed form det(I - Sigma K)^{-1/2}), within 5 standard errors over 400000 draws; weights
+    of the wrong exponent (tau^2 + 1 for tau^2 - 1) fail where tau > 1."""
+    rng = np.random.default_rng(31)
+    d, N = 3, 400_000
+    G = rng.standard_normal((d, d))
+    Sigma = G @ G.T / d + 0.5 * np.eye(d)
+    K = 0.1 * np.linalg.inv(Sigma)
+    x, w = sm.wide_queries(Sigma, rng, N, tau)
+    exact = [Sigma.ravel(), np.linalg.det(np.eye(d) - Sigma @ K) ** -0.5]
+    u2 = np.einsum("sa,ab,sb->s", x, np.linalg.inv(Sigma), x) / tau ** 2
+    wrong = tau ** d * np.exp(-0.5 * (tau * tau + 1) * u2)
+    for f, target in zip([(x[:, :, None] * x[:, None, :]).reshape(N, -1),
+                          np.exp(0.5 * np.einsum("sa,ab,sb->s", x, K, x))[:, None]], exact, strict=True):
+        assert np.all(_z(w[:, None] * f - target) < 5)
+        if tau > 1:
+            assert np.any(_z(wrong[:, None] * f - target) > 5)
+
+
+def test_weighted_rows_weight_one_factor_of_a_pair():
+    from attncheck.papers.goel2026.models import stein_forms as sf
+    a, b, w = np.ones((4, 2)), np.full((4, 2), 3.0), np.arange(4.0)
+    wa, wb = sf.weighted((a, b), w)
+    np.testing.assert_array_equal(wa, w[:, None] * a)
+    np.testing.assert_array_equal(wb, b)
+    np.testing.assert_array_equal(sf.weighted(np.ones((4, 2, 2)), w), w[:, None, None] * np.ones((4, 2, 2)))

@@ -71,6 +71,16 @@ class QueryDraws:
         return out
 
 
+def wide_queries(Sigma, rng, size: int, tau: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """(x, w): ``size`` queries x ~ N(0, tau^2 Sigma) and their importance weights w = phi_Sigma(x) /
+    phi_{tau^2 Sigma}(x) = tau^d exp(-(tau^2 - 1) |u|^2 / 2), x = tau L u, so that E[w f(x)] = E_{N(0, Sigma)} f for
+    every integrable f. A wider law samples the tails where an integrand grows like e^{s(x)} (the self-weight
+    p_ii); tau = 1 is plain sampling (w = 1, x = L u)."""
+    u = rng.standard_normal((size, Sigma.shape[0]))
+    x = (tau * u) @ np.linalg.cholesky(Sigma).T
+    return x, tau ** Sigma.shape[0] * np.exp(-0.5 * (tau * tau - 1) * np.sum(u * u, axis=1))
+
+
 def draw_keys(Sigma, rng, n: int, size: int, rows: int = 2**16) -> np.ndarray:
     """x_{-i}: (size, n - 1, d) i.i.d. N(0, Sigma), z L^T with z standard normal rows drawn ``rows`` at a
     time into one buffer (the same stream as one draw of all the rows, without its full-size temporary)."""

@@ -43,6 +43,15 @@ def mean_var(v) -> float:
     return float(np.mean(np.var(v, axis=0, ddof=1)))
 
 
+def weighted(rows, w):
+    """Per-draw rows with importance weights w (size,) (:func:`softmax_moments.wide_queries`): the first factor of a
+    pair (or the rows) times w, so that every mean of a product of one draw's rows keeps its target."""
+    if isinstance(rows, tuple):
+        first = rows[0]
+        return (first * w.reshape((-1,) + (1,) * (first.ndim - 1)), *rows[1:])
+    return rows * w.reshape((-1,) + (1,) * (rows.ndim - 1))
+
+
 def pair_mean(pair) -> float:
     """E[v . v'] from draws of two replicas (v, v') with independent keys and the same x_i: unbiased
     E_i ||E_{-i} v||^2 (Lemmas 12, 16, 21)."""
