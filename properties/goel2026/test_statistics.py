@@ -299,10 +299,13 @@ def _row_seed(case, rng, size):
     return int(rng.integers(2**63)), size
 
 
+ROW_TAU = 2.0  # the query rows from N(0, 4 Sigma), importance-weighted: see the reading goel2026/a3
+
+
 def _row_terms(case, R, terms):
-    """``terms`` over the case's draws (of the query rows and the scores of their keys)."""
+    """``terms`` over the case's draws (of the query rows, importance-weighted, and the scores of their keys)."""
     seed, size = R
-    return fb.row_draws(terms, *_theta(case), case.problem, case.n, np.random.default_rng(seed), size)
+    return fb.row_draws(terms, *_theta(case), case.problem, case.n, np.random.default_rng(seed), size, ROW_TAU)
 
 
 THM4_PATH = {"quick": [16, 64, 256], "deep": [16, 32, 64, 128, 256, 512, 1024]}

@@ -65,7 +65,10 @@ A3 = Shared(
     "p_ij terms only: the p_ii terms are finite (lambda_max(2 sym(C) - C C^T) <= 0.874 < 1) but the second moment "
     "of the Stein form's p_ii term needs lambda_max(4 sym(C) - 2 C C^T) < 1, which fails at points of this box "
     "(e.g. d = 1, r = 0, C = sigma_1(X)^{1/2}: lambda_max = 4 sigma_1(X)^{1/2} - 2 sigma_1(X) > 1 for sigma_1(X) > "
-    "0.0858). lemma-12/rate reads the same integrals as that condition "
+    "0.0858). So the query rows are drawn from N(0, 4 Sigma) with importance weights (since 2026-11-27, "
+    "models.softmax_moments.wide_queries), under which that term's second and fourth moments need "
+    "lambda_max(2 sym(C) - C C^T) < 7/8 and lambda_max(4 sym(C) - 2 C C^T) < 13/8, true in the whole box (at most "
+    "0.683 and 1.366). lemma-12/rate reads the same integrals as that condition "
     "with ||C||_op < 1/2 (drawn: ||C||_op <= 0.2): the two readings differ.")
 
 

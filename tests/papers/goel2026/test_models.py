@@ -396,3 +396,25 @@ def test_weighted_rows_weight_one_factor_of_a_pair():
     np.testing.assert_array_equal(wa, w[:, None] * a)
     np.testing.assert_array_equal(wb, b)
     np.testing.assert_array_equal(sf.weighted(np.ones((4, 2, 2)), w), w[:, None, None] * np.ones((4, 2, 2)))
+
+
+def test_row_draws_from_the_wider_queries_keep_the_mean(problem):
+    """finite_n_bias.row_draws with tau = 2 (weighted queries) against tau = 1: the loss gap's means agree within 5
+    standard errors (100000 draws each, n = 8); the same wide queries without their weights do not."""
+    from attncheck.papers.goel2026.models import finite_n_bias as fb
+    rng = np.random.default_rng(41)
+    A, B = _theta(rng, problem.k, problem.d, scale=0.8)
+    plain, wide = (fb.row_draws(fb.loss_gap_draws, A, B, problem, 8, rng, 100_000, tau) for tau in (1.0, 2.0))
+
+    def unweighted(A, B, problem, D):  # the planted error: the weights divided back out
+        x = D.x_i
+        u2 = np.einsum("sa,ab,sb->s", x, np.linalg.inv(problem.Sigma), x) / 4
+        return fb.loss_gap_draws(A, B, problem, D) / (2.0 ** problem.d * np.exp(-1.5 * u2))
+
+    bare = fb.row_draws(unweighted, A, B, problem, 8, rng, 100_000, 2.0)
+
+    def z(a, b):
+        return abs(a.mean() - b.mean()) / np.hypot(a.std() / np.sqrt(len(a)), b.std() / np.sqrt(len(b)))
+
+    assert z(plain, wide) < 5
+    assert z(plain, bare) > 5

@@ -97,15 +97,17 @@ def regularizer_bias(A, B, Sigma, n: int) -> np.ndarray:
     return np.concatenate([bias_A.ravel(), bias_B.ravel()])
 
 
-def row_draws(terms, A, B, problem: Problem, n: int, rng, size: int, rows: int = 2**20) -> np.ndarray:
-    """``terms(A, B, problem, D)`` over ``size`` draws of (query row x ~ N(0, Sigma), its n - 1 other keys),
-    generated in chunks of at most ``rows`` draws x keys (memory O(rows), never all draws at once). D: the
-    softmax draws of x from the keys' scores (sm.score_draws: the law of p and mu of the keys themselves)."""
+def row_draws(terms, A, B, problem: Problem, n: int, rng, size: int, tau: float = 1.0, rows: int = 2**20) -> np.ndarray:
+    """``terms(A, B, problem, D)`` over ``size`` draws of (query row x, its n - 1 other keys), each times the
+    query's importance weight: x ~ N(0, tau^2 Sigma) weighted back to N(0, Sigma) (sm.wide_queries; tau = 1: plain),
+    so that every mean over the draws is the N(0, Sigma) mean. Generated in chunks of at most ``rows`` draws x keys
+    (memory O(rows), never all draws at once). D: the softmax draws of x from the keys' scores (sm.score_draws: the
+    law of p and mu of the keys themselves)."""
     chunk = max(1, rows // max(n, 1))
-    L = np.linalg.cholesky(problem.Sigma)
     out = []
     for start in range(0, size, chunk):
         m = min(chunk, size - start)
-        x = rng.standard_normal((m, problem.d)) @ L.T
-        out.append(terms(A, B, problem, sm.score_draws(x, B, problem.Sigma, rng, n, m)))
+        x, w = sm.wide_queries(problem.Sigma, rng, m, tau)
+        v = terms(A, B, problem, sm.score_draws(x, B, problem.Sigma, rng, n, m))
+        out.append(v * w.reshape((-1,) + (1,) * (v.ndim - 1)))
     return np.concatenate(out)
