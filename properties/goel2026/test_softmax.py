@@ -54,15 +54,9 @@ INTEGRATED = ("x_i ~ N(0, Sigma) integrated (every tilt q, s, with its Gaussian 
 INTEGRATED_UNCHECKED = (
     not_drawn("||C||_op > 0.5", why="from ||C||_op = 1/2 on, E_i e^{2q} is infinite (Lemma 7's closed form)")
     + not_drawn("d >= 4", "cond(Sigma) > 10"))
-PAIR_C_MAX = 0.35
-PAIR_SPACE = dict(space=lambda n: _integrated_space(n, c_max=PAIR_C_MAX),
-                  inputs=INTEGRATED.replace("[0, 0.5]", f"[0, {PAIR_C_MAX}]"),
-                  unchecked=not_drawn(f"||C||_op in ({PAIR_C_MAX}, 0.5]", why=(
-                      "the estimator's error is not estimable there: its per-x fluctuation has variance ~ e^{q}/n, "
-                      "q = ||C^T u||^2, so a product of two key sets' (or a second moment) has variance ~ E_u e^{2q} "
-                      "(infinite at ||C||_op = 1/2) and its standard error a fourth moment ~ E_u e^{4q} (infinite "
-                      "from ||C||_op = 1/(2 sqrt 2) = 0.354 on)")) + INTEGRATED_UNCHECKED)
-"""The x_i-integrated rates estimated by products of two key sets (Lemmas 16, 17, 21): ||C||_op <= 0.35."""
+WIDE_QUERIES = {"x_i": "from N(0, 4 Sigma), importance-weighted (sm.wide_queries): the products' p_ii terms grow like "
+                       "e^{2s - q}, and their fluctuations' like e^{q}, in the query (docs/papers/goel2026.md)"}
+"""The x_i-integrated rates estimated by products of two key sets (Lemmas 16, 17, 21), drawn as lemma-12/rate."""
 MC_EXPECTATION = ("an expectation claim over i.i.d. draws of x_{-i}: the engine's sequential mean test "
                   "(attncheck.stats.mean_test) at the suite's per-test level, each coordinate refuted only when "
                   "its interval lies wholly on the wrong side of 0")
@@ -770,7 +764,7 @@ lemma_16_rate = _rate(
     ("UNKNOWN", "statement (claims file: 'x_i-integrated versions via Hoelder'); RECONSTRUCTED here as the "
                 "integrated Lemma 15"), 1,
     lambda c, R: tuple(sf.mumu_gap(D, _m_rows(c, R[0]), _m_rows(c, R[0])) for D in R[1:]), sf.pair_mean,
-    integrated=True, replicas=2, **PAIR_SPACE, shared=(SQUARES,),
+    integrated=True, replicas=2, tau=2.0, notes=WIDE_QUERIES, shared=(SQUARES,),
     quantity="E_i ||E_{-i}[mu mu^T] - m m^T||_F^2 (product of two independent key sets' Stein forms, "
              "stein_forms.mumu_gap: g m^T + m g^T + E[(mu - m)(mu - m)^T | the scores], O(1/n) per draw). Rate: O(1/n) "
              "for this square, Lemma 15's c_5/n + c_6/n^2 form ('goel2026/squared-rates')")
@@ -780,7 +774,7 @@ lemma_17_rate = _rate(
     ("UNKNOWN", "statement (claims file: 'x_i-integrated versions'); RECONSTRUCTED here as the integrated "
                 "Lemma 14"), 1,
     lambda c, R: sf.half_gap_sq(R[1], R[2]), np.mean,
-    integrated=True, replicas=2, **PAIR_SPACE,
+    integrated=True, replicas=2, tau=2.0, notes=WIDE_QUERIES,
     quantity="E_i tr Var_{-i}(mu_i) = E[||mu - mu'||^2] / 2 with mu' from independent keys at the same x_i, each "
              "given the scores (stein_forms.half_gap_sq: 1/2 ||E[mu | z] - E[mu' | z']||^2 + 1/2 (sum_j p_ij^2 + "
              "sum_j p_ij'^2) tr Sigma_perp, O(1/n) per draw; models.softmax_moments.ScoreDraws)")
@@ -806,7 +800,7 @@ lemma_21_rate = _rate(
                 "integrated Lemma 20 squared, in the paper's O(1/n)-for-squares convention"), 1,
     lambda c, R: tuple(sf.cov_gap(D, _m_rows(c, R[0]), _m_rows(c, R[0]), c.problem.Sigma) for D in R[1:]),
     sf.pair_mean,
-    integrated=True, replicas=2, **PAIR_SPACE, shared=(SQUARES,),
+    integrated=True, replicas=2, tau=2.0, notes=WIDE_QUERIES, shared=(SQUARES,),
     quantity="E_i ||E_{-i} C_i - Sigma||_F^2 (product of two independent key sets' Stein forms of Lemma 20, "
              "stein_forms.cov_gap, O(1/n) per draw, (mu - m)(mu - m)^T given the scores). Rate: O(1/n) for this square "
              "('goel2026/squared-rates'), although lemma-20/rate reads the norm itself as O(1/n)")
