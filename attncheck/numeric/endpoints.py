@@ -24,6 +24,16 @@ def _hi(x: arb) -> arb:
     return x.upper()
 
 
+_ZERO, _MINUS_ONE = arb(0), arb(-1)
+
+
+def _ends(lo: arb, hi: arb) -> Iv:
+    """Iv(lo, hi) for arb ends, without the conversions of ``Iv()`` (the arithmetic's hot path)."""
+    out = object.__new__(Iv)
+    out.lo, out.hi = lo.lower(), hi.upper()
+    return out
+
+
 class Iv:
     """The interval [lo, hi] (exact arb points; nan ends: nothing is known)."""
 
@@ -40,12 +50,12 @@ class Iv:
 
     def __add__(self, o):
         o = iv(o)
-        return Iv(self.lo + o.lo, self.hi + o.hi)
+        return _ends(self.lo + o.lo, self.hi + o.hi)
 
     __radd__ = __add__
 
     def __neg__(self):
-        return Iv(-self.hi, -self.lo)
+        return _ends(-self.hi, -self.lo)
 
     def __sub__(self, o):
         return self + (-iv(o))
@@ -55,25 +65,26 @@ class Iv:
 
     def __mul__(self, o):
         o = iv(o)
-        if not (self.known and o.known):
+        a_lo, a_hi, b_lo, b_hi = self.lo, self.hi, o.lo, o.hi
+        if not (a_lo.is_finite() and a_hi.is_finite() and b_lo.is_finite() and b_hi.is_finite()):
             return WHOLE
-        if self.lo >= 0 and o.lo >= 0:  # one sign each: the extremes are two of the four end products
-            return Iv(self.lo * o.lo, self.hi * o.hi)
-        if self.hi <= 0 and o.hi <= 0:
-            return Iv(self.hi * o.hi, self.lo * o.lo)
-        if self.lo >= 0 and o.hi <= 0:
-            return Iv(self.hi * o.lo, self.lo * o.hi)
-        if self.hi <= 0 and o.lo >= 0:
-            return Iv(self.lo * o.hi, self.hi * o.lo)
-        p = [self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi]
-        return Iv(min(_lo(x) for x in p), max(_hi(x) for x in p))
+        if a_lo >= _ZERO and b_lo >= _ZERO:  # one sign each: the extremes are two of the four end products
+            return _ends(a_lo * b_lo, a_hi * b_hi)
+        if a_hi <= _ZERO and b_hi <= _ZERO:
+            return _ends(a_hi * b_hi, a_lo * b_lo)
+        if a_lo >= _ZERO and b_hi <= _ZERO:
+            return _ends(a_hi * b_lo, a_lo * b_hi)
+        if a_hi <= _ZERO and b_lo >= _ZERO:
+            return _ends(a_lo * b_hi, a_hi * b_lo)
+        p = [a_lo * b_lo, a_lo * b_hi, a_hi * b_lo, a_hi * b_hi]
+        return _ends(min(_lo(x) for x in p), max(_hi(x) for x in p))
 
     __rmul__ = __mul__
 
     def reciprocal(self):
         if not self.known or not (self.lo > 0 or self.hi < 0):
             return WHOLE
-        return Iv(1 / self.hi, 1 / self.lo)
+        return _ends(1 / self.hi, 1 / self.lo)
 
     def __truediv__(self, o):
         return self * iv(o).reciprocal()
@@ -85,22 +96,22 @@ class Iv:
         if n < 0:
             return (self ** -n).reciprocal()
         if n % 2 == 1 or self.lo >= 0:
-            return Iv(self.lo ** n, self.hi ** n) if n % 2 == 1 or self.known else WHOLE
+            return _ends(self.lo ** n, self.hi ** n) if n % 2 == 1 or self.known else WHOLE
         if self.hi <= 0:
-            return Iv(self.hi ** n, self.lo ** n)
+            return _ends(self.hi ** n, self.lo ** n)
         return Iv(arb(0), max(_hi(self.lo ** n), _hi(self.hi ** n))) if self.known else WHOLE
 
     def monotone(self, f: Callable[[arb], arb], domain_lo=None, strict_lo=False):
         """f increasing on its domain [domain_lo, inf) ((domain_lo, inf) if strict_lo)."""
         if domain_lo is not None and (self.lo < domain_lo or (strict_lo and self.lo <= domain_lo)):
             return WHOLE
-        return Iv(f(self.lo), f(self.hi))
+        return _ends(f(self.lo), f(self.hi))
 
     def exp(self): return self.monotone(arb.exp)
     def expm1(self): return self.monotone(arb.expm1)
-    def log(self): return self.monotone(arb.log, arb(0), strict_lo=True)
-    def log1p(self): return self.monotone(arb.log1p, arb(-1), strict_lo=True)
-    def sqrt(self): return self.monotone(arb.sqrt, arb(0))
+    def log(self): return self.monotone(arb.log, _ZERO, strict_lo=True)
+    def log1p(self): return self.monotone(arb.log1p, _MINUS_ONE, strict_lo=True)
+    def sqrt(self): return self.monotone(arb.sqrt, _ZERO)
     def exprel(self): return self.monotone(_exprel)
 
     def __abs__(self):
@@ -158,7 +169,7 @@ class exprel(sympy.Function):
 
 def iv(v) -> Iv:
     """A number, arb or Iv as an Iv."""
-    if isinstance(v, Iv):
+    if type(v) is Iv:
         return v
     return Iv(v if isinstance(v, arb) else arb(v))
 

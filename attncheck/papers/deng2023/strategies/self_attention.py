@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 from hypothesis import strategies as st
 
@@ -172,8 +172,9 @@ class Case:
     j0: int | None = None
     a0: float | None = None
 
-    @property
+    @cached_property
     def grouped(self) -> Grouped:
+        """The dataset's classes and groups, formed once per case."""
         return Grouped(self.params)
 
     @property

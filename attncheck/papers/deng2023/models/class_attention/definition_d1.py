@@ -30,6 +30,7 @@ engine can re-evaluate undecided slacks in mpmath. Dense entry (j0, j1) is
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -44,6 +45,12 @@ _CHUNK = 1 << 21
 QUERIES = ("j3", "same", "own")
 KEYS = ("j3", "same", "own", "rest")
 GROUPS = ("first", "r3", "own", "rest", "last")
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    """``a`` made read-only (shared by every evaluation of a case)."""
+    a.flags.writeable = False
+    return a
 
 
 @dataclass(frozen=True)
@@ -87,33 +94,48 @@ class Grouped:
         """Which key cells, query classes and column groups have a nonzero multiplicity."""
         return tuple(counts > 0 for counts in self._all_counts())
 
+    @cached_property
+    def _structure(self) -> tuple:
+        """(indices, counts) of the present key cells, query classes and column groups, formed once
+        per dataset (read-only: every evaluation of the case shares them)."""
+        out = []
+        for counts, present in zip(self._all_counts(), self._present(), strict=True):
+            index = np.flatnonzero(present)
+            out.append((_frozen(index), _frozen(counts[index])))
+        return tuple(out)
+
     @property
     def keys(self) -> np.ndarray:
         """Indices into KEYS of the key cells present."""
-        return np.flatnonzero(self._present()[0])
+        return self._structure[0][0]
 
     @property
     def queries(self) -> np.ndarray:
         """Indices into QUERIES of the query classes present."""
-        return np.flatnonzero(self._present()[1])
+        return self._structure[1][0]
 
     @property
     def groups(self) -> np.ndarray:
         """Indices into GROUPS of the column groups present."""
-        return np.flatnonzero(self._present()[2])
+        return self._structure[2][0]
+
+    @cached_property
+    def query_cells(self) -> np.ndarray:
+        """Rows of the per-key-cell arrays holding each present query class's own cell."""
+        return _frozen(np.array([int(np.flatnonzero(self.keys == q)[0]) for q in self.queries]))
 
     @property
     def key_counts(self) -> np.ndarray:
-        return self._all_counts()[0][self.keys]
+        return self._structure[0][1]
 
     @property
     def query_counts(self) -> np.ndarray:
-        return self._all_counts()[1][self.queries]
+        return self._structure[1][1]
 
     @property
     def widths(self) -> np.ndarray:
         """Number of columns of each present column group (they sum to d)."""
-        return self._all_counts()[2][self.groups]
+        return self._structure[2][1]
 
     # ---- dense index -> class -------------------------------------------------------------
 
@@ -231,16 +253,16 @@ class Relaxed(Grouped):
         return xp.asarray(self.t_real)
 
 
-def _query_rows(g: Grouped, R):
-    return R[[int(np.flatnonzero(g.keys == q)[0]) for q in g.queries]]
-
-
 def scores(g: Grouped, X: str, xp=F64):
     """A1 X A2^T per (query class, key cell) (Claims C.3, C.5) for X = 1_{dxd} or I_d."""
+    return _scores(g, g.rows(xp), X, xp)
+
+
+def _scores(g: Grouped, R, X: str, xp):
+    """:func:`scores` from the rows R = ``g.rows(xp)``."""
     if X not in X_CHOICES:
         raise ValueError(f"X must be one of {X_CHOICES}; got {X!r}")
-    R = g.rows(xp)
-    return core.scores(_query_rows(g, R), R, X, g.widths, xp)
+    return core.scores(R[g.query_cells], R, X, g.widths, xp)
 
 
 def u_lin(g: Grouped, X: str, xp=F64):
@@ -279,7 +301,8 @@ def f_exp(g: Grouped, X: str, xp=F64):
 
 
 def _c(g: Grouped, X: str, xp, softmax: bool):
-    return core.c_parts(scores(g, X, xp), g.rows(xp), g.key_counts, g.widths, xp, softmax).c
+    R = g.rows(xp)
+    return core.c_parts(_scores(g, R, X, xp), R, g.key_counts, g.widths, xp, softmax).c
 
 
 def c_lin(g: Grouped, X: str, xp=F64):
