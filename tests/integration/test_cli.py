@@ -55,6 +55,14 @@ def test_console_script_is_installed():
     assert res.returncode == 0 and "report" in res.stdout
 
 
+def test_the_command_line_is_parsed_before_the_engine_loads():
+    """--help, --version and usage errors answer at once: attncheck.cli imports no engine, SciPy, SymPy or Hypothesis."""
+    code = ("import sys, attncheck.cli; "
+            "print(sorted(m for m in ('attncheck.engine', 'scipy', 'sympy', 'hypothesis') if m in sys.modules))")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0 and res.stdout.strip() == "[]", res.stdout + res.stderr
+
+
 def test_replay_does_not_depend_on_which_modules_are_loaded(tmp_path):
     # Hypothesis can draw literals of loaded local modules; attncheck switches that off
     (tmp_path / "noise.py").write_text("A = 0.7\nB = 0.099999\nC = 13.7\nD = 1e-05\nE = 'x'\n")
