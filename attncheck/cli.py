@@ -13,12 +13,13 @@ import time
 from pathlib import Path
 
 from attncheck.core.profiles import PROFILES, get_profile
-from attncheck.report import labels
-from attncheck.report import writer as report
-from attncheck.run import loader, session, staging
+from attncheck.run import staging
+from attncheck.run.options import parse_scale as _scale
+from attncheck.run.options import parse_seed as _seed
 from attncheck.run.replay import REPO, default_properties
-from attncheck.run.session import parse_scale as _scale
-from attncheck.run.session import parse_seed as _seed
+
+# the engine, the loader and the report writer are imported by the commands that use them: `attncheck --help` and a
+# usage error load none of them
 
 #: exit statuses: 0 every claim holds, 1 a claim is refuted (or ERROR), 2 usage or input
 #: error (bad arguments, a claims file that does not load, an output that cannot be written),
@@ -44,6 +45,8 @@ def _targets(paths: list[str] | None) -> list[Path]:
 
 def load(paths: list[str] | None) -> list:
     """The claims of the files or folders named (default ./properties); a file that does not load is an input error."""
+    from attncheck.run import loader
+
     targets = _targets(paths)
     LOOKED_IN.extend(targets)
     try:
@@ -57,6 +60,8 @@ def _looked_in() -> str:
 
 
 def cmd_list(args) -> int:
+    from attncheck.run import session
+
     loaded = load(args.claims)
     claims = [c for c in loaded if not args.paper or c.paper == args.paper]
     if not claims:
@@ -86,6 +91,9 @@ def cmd_check(args) -> int:
             staging.check_writable_file(args.json)
         except staging.OutputError as e:
             fail(str(e))
+    from attncheck.report import labels
+    from attncheck.run import session
+
     loaded = {c.id: c for c in load(args.claims)}
     if args.claim_id not in loaded:
         fail(f"no claim with id {args.claim_id!r} among the {len(loaded)} claims in {_looked_in()}; "
@@ -119,6 +127,8 @@ def cmd_report(args) -> int:
         stage = staging.Staging(args.out, replace=args.replace)
     except staging.OutputError as e:
         fail(str(e))
+    from attncheck.report import writer as report
+
     beside = None
     try:
         if client is not None:
@@ -190,6 +200,7 @@ def _report_xdist(args, stage) -> tuple[int, dict]:
 
 
 def _replicate(results: Path, by_seed: dict, master: int, seeds: list[int]) -> None:
+    from attncheck.report import labels
     from attncheck.run import replication
 
     doc = json.loads(results.read_text())
@@ -211,7 +222,9 @@ def _dask_client(spec: str):
 
 def _report_dask(client, args, stage) -> tuple[int, dict]:
     """The claims as Dask tasks, one per (claim, seed); every claim ends with one record per seed."""
-    from attncheck.run import cluster, replication
+    from attncheck.report import labels
+    from attncheck.report import writer as report
+    from attncheck.run import cluster, replication, session
 
     claims = load(args.claims)  # the claims of these files, not every claim this process has loaded
     if not claims:
@@ -236,6 +249,7 @@ def _report_dask(client, args, stage) -> tuple[int, dict]:
 
 def cmd_experiments(args) -> int:
     from attncheck import papers
+    from attncheck.report import writer as report
     from attncheck.run import experiments
 
     known = papers.registry()

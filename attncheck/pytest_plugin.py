@@ -23,7 +23,7 @@ from attncheck.core.claims import ID_PATTERN, Claim, Verdict
 from attncheck.core.profiles import PROFILES, get_profile
 from attncheck.report import labels
 from attncheck.report import writer as report
-from attncheck.run import schedule, staging
+from attncheck.run import options, schedule, staging
 from attncheck.run import session as run_session
 
 _KEY = "attncheck"
@@ -34,8 +34,8 @@ def pytest_addoption(parser):
     g = parser.getgroup("attncheck", "attncheck claim verification")
     g.addoption("--attncheck-profile", default="quick", choices=sorted(PROFILES),
                 help="budget profile: quick (CI default) or deep (reports)")
-    g.addoption("--attncheck-seed", type=run_session.parse_seed, default=0, help="master seed >= 0 (default 0: reproducible)")
-    g.addoption("--attncheck-scale", type=run_session.parse_scale, default=1.0,
+    g.addoption("--attncheck-seed", type=options.parse_seed, default=0, help="master seed >= 0 (default 0: reproducible)")
+    g.addoption("--attncheck-scale", type=options.parse_scale, default=1.0,
                 help="multiply every search budget (cases, corners, optimizer evaluations) by this factor")
     g.addoption("--attncheck-fresh", action="store_true",
                 help="draw a fresh random master seed (printed and recorded in the report)")

@@ -2,7 +2,6 @@
 accounting across claims, the exit policy and the order of a run."""
 from __future__ import annotations
 
-import argparse
 import warnings
 
 from attncheck import certify, engine, papers
@@ -60,22 +59,3 @@ def longest_first(claims: list[Claim], results) -> list[Claim]:
     order = schedule.longest_first([c.id for c in claims], schedule.past_seconds(results))
     return [claims[k] for k in order]
 
-
-def parse_seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seed must be an integer >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"seed must be an integer >= 0, got {value}")
-    return value
-
-
-def parse_scale(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"budget scale must be a number > 0, got {text!r}")
-    return value

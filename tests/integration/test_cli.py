@@ -10,6 +10,9 @@ from user_claims import USER_FILE
 #: the file of the deng2023 claims these tests check: loading it alone, not every paper's (torch among them),
 #: keeps a check of one claim as cheap as the claim
 TOY = str(Path(__file__).resolve().parents[2] / "properties" / "deng2023" / "test_toy.py")
+#: the user file's claims at a tenth of their budgets: their verdicts are decided in a dozen cases or hold at any
+#: budget, and these tests check the command line, not the engine's power
+SMALL = ("--scale", "0.1")
 
 
 def _cli(*args, cwd=None):
@@ -27,12 +30,12 @@ def test_list_shows_the_deng2023_claims():
 def test_check_true_and_false_claims_of_a_user_file(tmp_path):
     f = tmp_path / "claims.py"
     f.write_text(USER_FILE)
-    ok = _cli("check", "mine/fact-1/true", "--claims", str(f), "--json", str(tmp_path / "r.json"))
+    ok = _cli("check", "mine/fact-1/true", *SMALL, "--claims", str(f), "--json", str(tmp_path / "r.json"))
     assert ok.returncode == 0 and "HOLDS" in ok.stdout
     assert json.loads((tmp_path / "r.json").read_text())["verdict"] == "HOLDS"
-    bad = _cli("check", "mine/fact-1/false", "--claims", str(f))
+    bad = _cli("check", "mine/fact-1/false", *SMALL, "--claims", str(f))
     assert bad.returncode == 1 and "REFUTED" in bad.stdout and "counterexample" in bad.stdout
-    errata = _cli("check", "mine/fact-3/stated", "--claims", str(f))
+    errata = _cli("check", "mine/fact-3/stated", *SMALL, "--claims", str(f))
     assert errata.returncode == 0 and "ERRATUM" in errata.stdout
 
 
@@ -53,6 +56,14 @@ def test_unknown_claim_and_bad_profile_fail_clearly():
 def test_console_script_is_installed():
     res = subprocess.run(["attncheck", "--help"], capture_output=True, text=True)
     assert res.returncode == 0 and "report" in res.stdout
+
+
+def test_the_command_line_is_parsed_before_the_engine_loads():
+    """--help, --version and usage errors answer at once: attncheck.cli imports no engine, SciPy, SymPy or Hypothesis."""
+    code = ("import sys, attncheck.cli; "
+            "print(sorted(m for m in ('attncheck.engine', 'scipy', 'sympy', 'hypothesis') if m in sys.modules))")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0 and res.stdout.strip() == "[]", res.stdout + res.stderr
 
 
 def test_replay_does_not_depend_on_which_modules_are_loaded(tmp_path):
@@ -154,7 +165,7 @@ def test_ctrl_c_of_a_report_prints_one_line_and_nothing_from_the_workers(tmp_pat
     f.write_text(SLOW_FILE)
     started = tmp_path / "slow-started"
     proc = subprocess.Popen([sys.executable, "-m", "attncheck", "report", "--claims", str(f), "--out",
-                             str(tmp_path / "rep"), "-n", "2", "--profile", "quick", *experiments],
+                             str(tmp_path / "rep"), "-n", "2", "--profile", "quick", *SMALL, *experiments],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env={**os.environ, "SLOW_CLAIM_STARTED": str(started)},
                             start_new_session=True, preexec_fn=default_sigint)

@@ -11,6 +11,9 @@ from user_claims import SLOW_FILE, USER_FILE, default_sigint, interrupt_when_slo
 
 from attncheck.core import record
 
+#: the planted claims' budgets at a tenth: their verdicts are decided in a dozen cases or hold at any budget, and
+#: these tests check the plugin, not the engine's power (the documented examples run as documented, at full budget)
+SMALL = "--attncheck-scale=0.1"
 
 def _pytest(tmp_path, *args, name="my_claims.py", text=USER_FILE):
     f = tmp_path / name
@@ -29,7 +32,7 @@ def user_report(tmp_path_factory):
     """One ``-n 0 --attncheck-report`` run of the user file: (the finished process, its report folder), shared by
     the tests that read it or start from a complete report (those copy it: they change it)."""
     tmp = tmp_path_factory.mktemp("user")
-    return _pytest(tmp, "-n", "0", "--attncheck-report", str(tmp / "rep")), tmp / "rep"
+    return _pytest(tmp, "-n", "0", SMALL, "--attncheck-report", str(tmp / "rep")), tmp / "rep"
 
 
 def test_user_file_verdicts_exit_status_and_counterexample(user_report):
@@ -74,7 +77,7 @@ def _strip(recs):
 
 def test_xdist_aggregation_matches_a_single_process(user_report, tmp_path):
     one, rep = user_report
-    two = _pytest(tmp_path, "-n", "2", "--attncheck-report", str(tmp_path / "two"))
+    two = _pytest(tmp_path, "-n", "2", SMALL, "--attncheck-report", str(tmp_path / "two"))
     assert one.returncode == two.returncode == 1
     a, b = _strip(_records(rep)[1]), _strip(_records(tmp_path / "two")[1])
     assert sorted(a) == sorted(b) and len(a) == 5  # nothing lost, nothing counted twice
@@ -84,13 +87,13 @@ def test_xdist_aggregation_matches_a_single_process(user_report, tmp_path):
 
 def test_erratum_is_a_strict_expected_failure(tmp_path):
     text = USER_FILE.replace('domain=st.floats(0, 1), erratum=', 'domain=st.floats(0, 0.5), erratum=')
-    res = _pytest(tmp_path, "-n", "0", "-k", "fact-3", text=text)
+    res = _pytest(tmp_path, "-n", "0", SMALL, "-k", "fact-3", text=text)
     assert res.returncode == 1
     assert "an erratum is registered, but the stated claim was not refuted" in res.stdout
 
 
 def test_fresh_randomness_is_recorded_and_used_by_the_claims_under_xdist(tmp_path):
-    res = _pytest(tmp_path, "-n", "2", "-k", "coin or true", "--attncheck-fresh",
+    res = _pytest(tmp_path, "-n", "2", SMALL, "-k", "coin or true", "--attncheck-fresh",
                   "--attncheck-report", str(tmp_path / "r"))
     assert res.returncode == 0, res.stdout
     doc, recs = _records(tmp_path / "r")
@@ -139,7 +142,7 @@ def test_a_subset_never_replaces_a_complete_report_unless_asked(user_report, tmp
     rep = tmp_path / "rep"
     shutil.copytree(user_report[1], rep)
     assert not (rep / "PARTIAL").exists() and len(_records(rep)[1]) == 5
-    res = _pytest(tmp_path, "-n", "0", "-k", "fact-1", "--attncheck-report", str(rep))
+    res = _pytest(tmp_path, "-n", "0", SMALL, "-k", "fact-1", "--attncheck-report", str(rep))
     assert "holds a complete report" in res.stdout and "rep-partial" in res.stdout
     assert len(_records(rep)[1]) == 5  # untouched
     part = tmp_path / "rep-partial"
@@ -147,7 +150,7 @@ def test_a_subset_never_replaces_a_complete_report_unless_asked(user_report, tmp
     doc, recs = _records(part)
     assert doc["run"]["complete"] is False and len(recs) == 2
     assert "PARTIAL report" in (part / "summary.md").read_text()
-    _pytest(tmp_path, "-n", "0", "-k", "fact-1", "--attncheck-report", str(rep), "--attncheck-replace")
+    _pytest(tmp_path, "-n", "0", SMALL, "-k", "fact-1", "--attncheck-report", str(rep), "--attncheck-replace")
     assert len(_records(rep)[1]) == 2 and (rep / "PARTIAL").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".rep")]  # no staging left behind
 
@@ -165,7 +168,7 @@ def test_ctrl_c_prints_one_line_and_keeps_the_complete_report(user_report, tmp_p
     f.write_text(SLOW_FILE)
     started = tmp_path / "slow-started"
     proc = subprocess.Popen([sys.executable, "-m", "pytest", str(f), "-p", "no:cacheprovider", "-n", workers,
-                             "--attncheck-report", str(rep)], cwd=tmp_path, stdout=subprocess.PIPE,
+                             SMALL, "--attncheck-report", str(rep)], cwd=tmp_path, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, env={**os.environ, "SLOW_CLAIM_STARTED": str(started)},
                             start_new_session=True, preexec_fn=default_sigint)
     interrupt_when_slow_claim_runs(proc, started)
@@ -207,7 +210,7 @@ def test_progress_shows_claims_done_and_the_eta(tmp_path, last):
     past = tmp_path / "past.json"
     past.write_text(json.dumps({"claims": [{"id": i, "evidence": {"seconds": 0.0 if i == last else 1.0}}
                                            for i in ("mine/fact-1/true", "mine/fact-1/false")]}))
-    res = _pytest(tmp_path, "-n", "1", "--attncheck-progress=on", f"--attncheck-order-from={past}")
+    res = _pytest(tmp_path, "-n", "1", SMALL, "--attncheck-progress=on", f"--attncheck-order-from={past}")
     lines = [line for line in res.stdout.splitlines() if line.startswith("attncheck: ")]
     assert lines and lines[-1].startswith("attncheck: 5/5 claims") and "elapsed, ETA 0:00" in lines[-1]
     assert ".." not in res.stdout  # the progress stands in for the dots; the failure is still listed
@@ -221,7 +224,7 @@ def test_figures_are_drawn_where_the_claims_ran(tmp_path):
         def on_path(n, xp):
             return ge(xp.asarray(float(n)), 1.0, xp)
     ''')
-    res = _pytest(tmp_path, "-n", "2", "--attncheck-report", str(tmp_path / "rep"), text=path_claim)
+    res = _pytest(tmp_path, "-n", "2", SMALL, "--attncheck-report", str(tmp_path / "rep"), text=path_claim)
     assert res.returncode == 1
     assert (tmp_path / "rep" / "figures" / "mine_fact-5_path.png").stat().st_size > 1000
 
@@ -241,5 +244,5 @@ def test_claims_run_longest_first_by_an_earlier_report(tmp_path):
     ids = [line.rsplit("::", 1)[1] for line in res.stdout.splitlines() if "::" in line]
     assert ids == ["mine/fact-2/coin", "mine/fact-3/corrected", "mine/fact-1/false", "mine/fact-3/stated",
                    "mine/fact-1/true"]
-    res = _pytest(tmp_path, "-n", "2", "-v", f"--attncheck-order-from={past}")
+    res = _pytest(tmp_path, "-n", "2", SMALL, "-v", f"--attncheck-order-from={past}")
     assert res.returncode == 1 and "different tests were collected" not in res.stdout + res.stderr
