@@ -63,9 +63,7 @@ EVIDENCE_FIELDS: dict[str, str | tuple[str, ...]] = {
     "failing_case": "object", "error": "string", "traceback": "string", "reason": "string", "would_refute": "string",
     "strength": "string", "holds_from": ("object", "number", "integer", "array"),
     "implied_constant_max": ("number", "string"), "growth_exponent": ("number", "string"),
-    # the asymptotic rule before issue 27 (reports generated before it): kept until the committed report is regenerated
-    "growth_exponent_ci95": "array", "tail_growth_exponent": ("number", "string"), "tail_growth_exponent_ci95": "array",
-    "growth_exponent_ci": "array", "growth_level": "number", "growth_over": "array", "resolution": "number",
+    "growth_exponent_ci": "array", "exact": "string", "growth_level": "number", "growth_over": "array", "resolution": "number",
     "estimates": "array", "curvature": "object", "limit": ("number", "string"), "limit_se": ("number", "string"),
     "limit_model": "string", "limit_fit_a": ("number", "string"), "limit_g": "number", "decide_with": "object",
     "extended": "object",

@@ -67,7 +67,7 @@ def key_evidence(rec: dict) -> str:
     if kind == "asymptotic":
         parts.append(f"C* max {_fmt(ev['implied_constant_max'])}")
         if "growth_exponent" in ev:
-            lo, hi = ev.get("growth_exponent_ci") or ev["growth_exponent_ci95"]  # the latter: reports before issue 27
+            lo, hi = ev["growth_exponent_ci"]
             parts.append(f"tail growth n^{_fmt(ev['growth_exponent'])} [{_fmt(lo)}, {_fmt(hi)}]")
         if "limit" in ev:
             parts.append(f"limit {_fmt(ev['limit'])} ± {_fmt(ev['limit_se'])}")
