@@ -23,16 +23,8 @@ import numpy as np
 
 from attncheck.papers.goel2026.data.gaussian_regression import Problem
 from attncheck.papers.goel2026.models import softmax_moments as sm
+from attncheck.papers.goel2026.models import stein_forms as sf
 from attncheck.papers.goel2026.models import wishart_moments as wm
-
-
-def _outer(a, b):
-    return a[..., :, None] * b[..., None, :]
-
-
-def stein_mean_gap(D: sm.QueryDraws, m) -> np.ndarray:
-    """Per draw g = p_ii (x_i - m_i) - sum_{j != i} p_ij^2 m_i: E_{-i} g = E_{-i} mu_i - m_i (Lemma 11)."""
-    return D.p_self[:, None] * (D.x_i - m) - D.p2[:, None] * m
 
 
 def _dot(a, b):
@@ -56,7 +48,7 @@ def _row_parts(A, B, problem: Problem, D: sm.QueryDraws):
     x = D.x_i
     m = x @ B @ problem.Sigma
     Ex = x @ (A @ problem.Sigma @ B.T - problem.M).T
-    return m, stein_mean_gap(D, m), Ex
+    return m, sf.mean_gap(D, x, m), Ex
 
 
 def gradient_bias_draws(A, B, problem: Problem, D: sm.QueryDraws) -> np.ndarray:
@@ -72,9 +64,9 @@ def gradient_bias_draws(A, B, problem: Problem, D: sm.QueryDraws) -> np.ndarray:
     x = D.x_i
     m, g, Ex = _row_parts(A, B, problem, D)
     S, AtA = problem.Sigma, A.T @ A
-    bA = (-_outer(x @ problem.M.T, g) + _outer(g @ A.T, m) + _outer(m @ A.T, g)
+    bA = (-sf.outer(x @ problem.M.T, g) + sf.outer(g @ A.T, m) + sf.outer(m @ A.T, g)
           + np.einsum("kb,sbc->skc", A, D.gap_outer(m)))
-    bB = _outer(x, stein_cov_gap_times(D, m, g, Ex @ A, S) + g @ AtA @ S + D.tilted_cov(AtA, m)
+    bB = sf.outer(x, stein_cov_gap_times(D, m, g, Ex @ A, S) + g @ AtA @ S + D.tilted_cov(AtA, m)
                 - (D.mu_bar - m) @ AtA @ S)
     return np.concatenate([bA.reshape(len(x), -1), bB.reshape(len(x), -1)], axis=1)
 
@@ -108,6 +100,5 @@ def row_draws(terms, A, B, problem: Problem, n: int, rng, size: int, tau: float 
     for start in range(0, size, chunk):
         m = min(chunk, size - start)
         x, w = sm.wide_queries(problem.Sigma, rng, m, tau)
-        v = terms(A, B, problem, sm.score_draws(x, B, problem.Sigma, rng, n, m))
-        out.append(v * w.reshape((-1,) + (1,) * (v.ndim - 1)))
+        out.append(sf.weighted(terms(A, B, problem, sm.score_draws(x, B, problem.Sigma, rng, n, m)), w))
     return np.concatenate(out)

@@ -66,7 +66,7 @@ def mean_gap(D, x, m):
     return D.p_self[:, None] * (x - m) - D.p2[:, None] * m
 
 
-def _outer(a, b):
+def outer(a, b):
     """a b^T, per draw where a or b has a leading draw axis."""
     return a[..., :, None] * b[..., None, :]
 
@@ -86,8 +86,8 @@ def cov_gap(D, m, m_row, Sigma):
     p_ii (x x^T - Sigma - m m^T) - sum_j (3p_ij^2 - 2p_ij^3) m m^T + m m^T - mu mu^T, with
     m m^T - mu mu^T = -(E[mu mu^T] - m m^T) in the form of :func:`mumu_gap`. Every term is O(1/n) per draw; C_i -
     Sigma itself spreads O(n^{-1/2}). m, m_row as in :func:`mumu_gap`."""
-    mm = _outer(m, m)
-    return (D.p_self[:, None, None] * (_outer(D.x_i, D.x_i) - Sigma - mm) - D.w3[:, None, None] * mm
+    mm = outer(m, m)
+    return (D.p_self[:, None, None] * (outer(D.x_i, D.x_i) - Sigma - mm) - D.w3[:, None, None] * mm
             - mumu_gap(D, m, m_row))
 
 
@@ -108,7 +108,7 @@ def half_gap_sq(D, D2) -> np.ndarray:
 def lemma11_parts(x_i, m, D):
     """Per draw: mu_i - m_i and its Stein form p_ii (x_i - m_i) - sum_{j != i} p_ij^2 m_i (same mean, Lemma 11)."""
     lhs = D.mu - m[None]
-    rhs = D.p_self[:, None] * (x_i - m)[None] - D.p2[:, None] * m[None]
+    rhs = mean_gap(D, x_i, m)
     return lhs, rhs
 
 
