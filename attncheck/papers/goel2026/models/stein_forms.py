@@ -78,7 +78,7 @@ def mumu_gap(D, m, m_row):
     same mean); m = Sigma B^T x_i, ``m_row`` the same vector as the row x_i^T B Sigma (the two products round
     differently); either one per draw (size, d) or one for all (d,)."""
     g = mean_gap(D, D.x_i, m_row)
-    return g[:, :, None] * m[..., None, :] + m[..., :, None] * g[:, None, :] + D.gap_outer(m)
+    return outer(g, m) + outer(m, g) + D.gap_outer(m)
 
 
 def cov_gap(D, m, m_row, Sigma):
