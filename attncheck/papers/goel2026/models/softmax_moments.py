@@ -81,6 +81,24 @@ def wide_queries(Sigma, rng, size: int, tau: float = 1.0) -> tuple[np.ndarray, n
     return x, tau ** Sigma.shape[0] * np.exp(-0.5 * (tau * tau - 1) * np.sum(u * u, axis=1))
 
 
+def tilted_queries(Sigma, B, rng, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """(x, w): ``size`` queries from the N(0, Sigma) law tilted by e^{q(x)}, q(x) = x^T B Sigma B^T x, and their importance
+    weights w = phi_Sigma(x) / psi(x) = det(M)^{-1/2} e^{-q(x)}, so that E[w f(x)] = E_{N(0, Sigma)} f for every integrable
+    f. With Sigma = L L^T and x = L v: q = v^T G v, G = L^T B Sigma B^T L, and the tilted law is v ~ N(0, M^{-1}),
+    M = I - 2G (a Gaussian: the weight is Lemma 7's integral, det(M)^{-1/2} = E e^{q}). It needs ||G||_op < 1/2, i.e.
+    ||Sigma^{1/2} B Sigma^{1/2}||_op < 2^{-1/2}. For an integrand that grows like e^{q} (n tr Var_{-i}(mu_i): the
+    effective number of keys is n e^{-q}), w f stays of one order over the queries, and w <= det(M)^{-1/2}."""
+    L = np.linalg.cholesky(Sigma)
+    G = L.T @ B @ Sigma @ B.T @ L
+    M = np.eye(len(L)) - 2 * G
+    lam = np.linalg.eigvalsh(M)
+    if lam[0] <= 0:
+        raise ValueError(f"the e^q tilt needs ||Sigma^1/2 B Sigma^1/2||_op < 2^-1/2 (lambda_min(I - 2G) = {lam[0]:.3g})")
+    v = rng.standard_normal((size, len(L))) @ np.linalg.cholesky(np.linalg.inv(M)).T
+    q = np.einsum("sa,ab,sb->s", v, G, v)
+    return v @ L.T, np.exp(-q) / np.sqrt(np.prod(lam))
+
+
 def draw_keys(Sigma, rng, n: int, size: int, rows: int = 2**16) -> np.ndarray:
     """x_{-i}: (size, n - 1, d) i.i.d. N(0, Sigma), z L^T with z standard normal rows drawn ``rows`` at a
     time into one buffer (the same stream as one draw of all the rows, without its full-size temporary)."""
