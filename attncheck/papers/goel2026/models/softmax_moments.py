@@ -131,13 +131,23 @@ def _softmax(s_self, s):
 @dataclass
 class ScoreDraws(QueryDraws):
     """:class:`QueryDraws` drawn from the scores (:func:`score_draws`), with what C_i's conditional mean needs:
-    the key direction a (size, d), Sigma, and sum_j p_ij z_j, sum_j p_ij z_j^2, sum_j p_ij^2 z_j (each (size,))."""
+    the key direction a (size, d), Sigma, the standardized scores z (size, n - 1), sum_j p_ij z_j, and (computed
+    when first used: only C_i's conditional means need them) sum_j p_ij z_j^2, sum_j p_ij^2 z_j (each (size,))."""
 
     a: np.ndarray
     Sigma: np.ndarray
     pz: np.ndarray
-    pz2: np.ndarray
-    p2z: np.ndarray
+    z: np.ndarray
+
+    @cached_property
+    def pz2(self) -> np.ndarray:
+        """sum_{j != i} p_ij z_j^2 per draw, (size,)."""
+        return _row_sum(self.p_other, self.z, self.z)
+
+    @cached_property
+    def p2z(self) -> np.ndarray:
+        """sum_{j != i} p_ij^2 z_j per draw, (size,)."""
+        return _row_sum(self.p_other, self.p_other, self.z)
 
     @property
     def mu_bar(self) -> np.ndarray:
@@ -207,9 +217,11 @@ def score_draws(x_i, B, Sigma, rng, n: int, size: int) -> ScoreDraws:
     w = rng.standard_normal((size, d)) @ L.T  # L w per draw
     Pw = w - np.where(var[:, None] > 0, Su * (np.sum(u * w, axis=1) / np.where(var > 0, var, 1.0))[:, None], 0.0)
     pz = _row_sum(p_other, z)
-    mu = p_self[:, None] * X + a * pz[:, None] + np.sqrt(_row_sum(p_other, p_other))[:, None] * Pw
-    return ScoreDraws(p_self, p_other, mu, None, x_i, a, Sigma, pz, _row_sum(p_other, z, z),
-                      _row_sum(p_other, p_other, z))
+    p2 = _row_sum(p_other, p_other)
+    mu = p_self[:, None] * X + a * pz[:, None] + np.sqrt(p2)[:, None] * Pw
+    D = ScoreDraws(p_self, p_other, mu, None, x_i, a, Sigma, pz, z)
+    D.p2 = p2  # the cached sum_j p_ij^2 (QueryDraws.p2), computed once
+    return D
 
 
 def query(x_i, B, keys) -> QueryDraws:
