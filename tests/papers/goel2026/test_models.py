@@ -418,3 +418,92 @@ def test_row_draws_from_the_wider_queries_keep_the_mean(problem):
 
     assert z(plain, wide) < 5
     assert z(plain, bare) > 5
+
+
+def _tilt_problem(rng, d=3, c=0.5):
+    """Sigma and B = Sigma^{-1/2} C Sigma^{-1/2} with ||C||_op = c (lemma-17/rate's domain end at c = 0.5)."""
+    G = rng.standard_normal((d, d))
+    Sigma = G @ G.T / d + 0.5 * np.eye(d)
+    lam, U = np.linalg.eigh(Sigma)
+    Si = U @ np.diag(lam ** -0.5) @ U.T
+    C = rng.standard_normal((d, d))
+    return Sigma, Si @ (c * C / np.linalg.norm(C, 2)) @ Si
+
+
+def test_tilted_queries_weights_give_the_gaussian_means():
+    """softmax_moments.tilted_queries: E[w f(x)] = E_{N(0, Sigma)} f for f = x x^T (Sigma), f = 1 and f = e^{q(x)/2}
+    (Lemma 7's closed form det(I - G)^{-1/2}, G = L^T B Sigma B^T L), within 5 standard errors over 400000 draws, at
+    ||C||_op = 0.5; weights without the determinant, or with e^{+q} for e^{-q}, fail for one f at least;
+    ||C||_op >= 2^{-1/2} is refused."""
+    rng = np.random.default_rng(43)
+    d, N = 3, 400_000
+    Sigma, B = _tilt_problem(rng, d)
+    x, w = sm.tilted_queries(Sigma, B, rng, N)
+    q = np.einsum("sa,ab,sb->s", x @ B, Sigma, x @ B)
+    L = np.linalg.cholesky(Sigma)
+    G = L.T @ B @ Sigma @ B.T @ L
+    fs = [(x[:, :, None] * x[:, None, :]).reshape(N, -1), np.ones((N, 1)), np.exp(q / 2)[:, None]]
+    exact = [Sigma.ravel(), 1.0, np.linalg.det(np.eye(d) - G) ** -0.5]
+    no_det = np.exp(-q)
+    wrong_sign = np.exp(q) / np.sqrt(np.linalg.det(np.eye(d) - 2 * G))
+    for weights, right in ((w, True), (no_det, False), (wrong_sign, False)):
+        z = np.concatenate([_z(weights[:, None] * f - target) for f, target in zip(fs, exact, strict=True)])
+        assert np.all(z < 5) if right else np.any(z > 5)
+    with pytest.raises(ValueError):
+        sm.tilted_queries(Sigma, B / 0.5 * 0.71, rng, 10)
+
+
+def _variance_with_n(D, B):
+    """A planted error: linear_fluctuation's variance over n rather than n - 1 keys."""
+    from attncheck.papers.goel2026.models import stein_forms as sf
+    L, V = sf.linear_fluctuation(D, B)
+    n1 = D.p_other.shape[1]
+    return L, V * n1 / (n1 + 1)
+
+
+def test_linear_fluctuation_has_mean_zero_and_the_closed_form_variance():
+    """stein_forms.linear_fluctuation at one query x_i (q ~ 0.3, n = 8) over 400000 score draws: L has mean 0, and
+    its closed-form tr Cov(L) is the sample one (its batch means over 20 batches), both within 5 standard errors;
+    the planted variance over n keys instead of n - 1 is 5 standard errors off."""
+    from attncheck.papers.goel2026.models import stein_forms as sf
+    rng = np.random.default_rng(47)
+    d, n, N = 3, 8, 400_000
+    Sigma, B = _tilt_problem(rng, d, 0.4)
+    x = np.linalg.cholesky(Sigma) @ np.array([1.0, -0.5, 0.8])
+    D = sm.score_draws(x, B, Sigma, rng, n, N)
+    L, V = sf.linear_fluctuation(D, B)
+    assert np.allclose(V, V[0]) and 0.1 < float(x @ B @ Sigma @ B.T @ x) < 1.0
+    assert np.all(_z(L) < 5)
+    batches = [np.sum(np.var(part, axis=0, ddof=1)) for part in np.split(L, 20)]
+    truth, se = np.mean(batches), np.std(batches, ddof=1) / np.sqrt(20)
+    assert abs(V[0] - truth) < 5 * se
+    assert abs(_variance_with_n(D, B)[1][0] - truth) > 5 * se
+
+
+def _half_gap_sq_cv_without_variance(D, D2, B):
+    """A planted error: the control variate without its closed-form variance (its mean is then not 0)."""
+    from attncheck.papers.goel2026.models import stein_forms as sf
+    L, _ = sf.linear_fluctuation(D, B)
+    L2, _ = sf.linear_fluctuation(D2, B)
+    u = D.x_i @ B
+    beta = 1 / (1 + sf.CV_GATE * np.exp(2 * np.sum(u * (u @ D.Sigma), axis=1)) / (D.p_other.shape[1] + 1))
+    return sf.half_gap_sq(D, D2) - beta * 0.5 * np.sum((L - L2) ** 2, axis=1)
+
+
+@pytest.mark.parametrize("n", [8, 256])
+def test_half_gap_sq_cv_has_the_mean_of_half_gap_sq(n):
+    """stein_forms.half_gap_sq_cv against half_gap_sq on the same score draws (x_i from tilted_queries, ||C||_op =
+    0.5, importance-weighted as lemma-17/rate): the mean difference within 5 standard errors of 0 (200000 draws at
+    n = 8, 20000 at n = 256); the control variate less a wrong mean (its variance term dropped) is 5 standard errors
+    off; at n = 256 the weighted per-draw spread is at most half the plain one."""
+    from attncheck.papers.goel2026.models import stein_forms as sf
+    rng = np.random.default_rng(53)
+    N = 200_000 if n == 8 else 20_000
+    Sigma, B = _tilt_problem(rng, 3)
+    x, w = sm.tilted_queries(Sigma, B, rng, N)
+    D, D2 = (sm.score_draws(x, B, Sigma, rng, n, N) for _ in range(2))
+    plain, cv = w * sf.half_gap_sq(D, D2), w * sf.half_gap_sq_cv(D, D2, B)
+    assert _z((cv - plain)[:, None])[0] < 5
+    assert _z((w * _half_gap_sq_cv_without_variance(D, D2, B) - plain)[:, None])[0] > 5
+    if n == 256:
+        assert cv.std() < 0.5 * plain.std()

@@ -81,6 +81,24 @@ def wide_queries(Sigma, rng, size: int, tau: float = 1.0) -> tuple[np.ndarray, n
     return x, tau ** Sigma.shape[0] * np.exp(-0.5 * (tau * tau - 1) * np.sum(u * u, axis=1))
 
 
+def tilted_queries(Sigma, B, rng, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """(x, w): ``size`` queries from the N(0, Sigma) law tilted by e^{q(x)}, q(x) = x^T B Sigma B^T x, and their importance
+    weights w = phi_Sigma(x) / psi(x) = det(M)^{-1/2} e^{-q(x)}, so that E[w f(x)] = E_{N(0, Sigma)} f for every integrable
+    f. With Sigma = L L^T and x = L v: q = v^T G v, G = L^T B Sigma B^T L, and the tilted law is v ~ N(0, M^{-1}),
+    M = I - 2G (a Gaussian: the weight is Lemma 7's integral, det(M)^{-1/2} = E e^{q}). It needs ||G||_op < 1/2, i.e.
+    ||Sigma^{1/2} B Sigma^{1/2}||_op < 2^{-1/2}. For an integrand that grows like e^{q} (n tr Var_{-i}(mu_i): the
+    effective number of keys is n e^{-q}), w f stays of one order over the queries, and w <= det(M)^{-1/2}."""
+    L = np.linalg.cholesky(Sigma)
+    G = L.T @ B @ Sigma @ B.T @ L
+    M = np.eye(len(L)) - 2 * G
+    lam = np.linalg.eigvalsh(M)
+    if lam[0] <= 0:
+        raise ValueError(f"the e^q tilt needs ||Sigma^1/2 B Sigma^1/2||_op < 2^-1/2 (lambda_min(I - 2G) = {lam[0]:.3g})")
+    v = rng.standard_normal((size, len(L))) @ np.linalg.cholesky(np.linalg.inv(M)).T
+    q = np.einsum("sa,ab,sb->s", v, G, v)
+    return v @ L.T, np.exp(-q) / np.sqrt(np.prod(lam))
+
+
 def draw_keys(Sigma, rng, n: int, size: int, rows: int = 2**16) -> np.ndarray:
     """x_{-i}: (size, n - 1, d) i.i.d. N(0, Sigma), z L^T with z standard normal rows drawn ``rows`` at a
     time into one buffer (the same stream as one draw of all the rows, without its full-size temporary)."""
@@ -113,13 +131,23 @@ def _softmax(s_self, s):
 @dataclass
 class ScoreDraws(QueryDraws):
     """:class:`QueryDraws` drawn from the scores (:func:`score_draws`), with what C_i's conditional mean needs:
-    the key direction a (size, d), Sigma, and sum_j p_ij z_j, sum_j p_ij z_j^2, sum_j p_ij^2 z_j (each (size,))."""
+    the key direction a (size, d), Sigma, the standardized scores z (size, n - 1), sum_j p_ij z_j, and (computed
+    when first used: only C_i's conditional means need them) sum_j p_ij z_j^2, sum_j p_ij^2 z_j (each (size,))."""
 
     a: np.ndarray
     Sigma: np.ndarray
     pz: np.ndarray
-    pz2: np.ndarray
-    p2z: np.ndarray
+    z: np.ndarray
+
+    @cached_property
+    def pz2(self) -> np.ndarray:
+        """sum_{j != i} p_ij z_j^2 per draw, (size,)."""
+        return _row_sum(self.p_other, self.z, self.z)
+
+    @cached_property
+    def p2z(self) -> np.ndarray:
+        """sum_{j != i} p_ij^2 z_j per draw, (size,)."""
+        return _row_sum(self.p_other, self.p_other, self.z)
 
     @property
     def mu_bar(self) -> np.ndarray:
@@ -189,9 +217,11 @@ def score_draws(x_i, B, Sigma, rng, n: int, size: int) -> ScoreDraws:
     w = rng.standard_normal((size, d)) @ L.T  # L w per draw
     Pw = w - np.where(var[:, None] > 0, Su * (np.sum(u * w, axis=1) / np.where(var > 0, var, 1.0))[:, None], 0.0)
     pz = _row_sum(p_other, z)
-    mu = p_self[:, None] * X + a * pz[:, None] + np.sqrt(_row_sum(p_other, p_other))[:, None] * Pw
-    return ScoreDraws(p_self, p_other, mu, None, x_i, a, Sigma, pz, _row_sum(p_other, z, z),
-                      _row_sum(p_other, p_other, z))
+    p2 = _row_sum(p_other, p_other)
+    mu = p_self[:, None] * X + a * pz[:, None] + np.sqrt(p2)[:, None] * Pw
+    D = ScoreDraws(p_self, p_other, mu, None, x_i, a, Sigma, pz, z)
+    D.p2 = p2  # the cached sum_j p_ij^2 (QueryDraws.p2), computed once
+    return D
 
 
 def query(x_i, B, keys) -> QueryDraws:
