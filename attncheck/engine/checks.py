@@ -119,8 +119,9 @@ class Point:
 
 def _flat(s: precision.Slack, idx):
     """The slack's elements as flat arrays, restricted to idx (for re-evaluation)."""
-    value = np.ravel(np.asarray(s.value))
-    scale = np.ravel(np.broadcast_to(np.asarray(s.scale), np.shape(s.value)))
+    value = np.asarray(s.value)
+    scale = np.broadcast_to(s.scale, value.shape).ravel()
+    value = value.ravel()
     if idx is not None:
         value, scale = value[idx], scale[idx]
     return precision.Slack(value, scale, s.strict)
@@ -145,12 +146,13 @@ class Check:
         self.claim, self.prof, self.budget, self.seed, self.point = claim, prof, budget, seed, point
         self.esc, self.alpha_test = esc, alpha_test
         self.margin = claim.margin or precision.DEFAULT_MARGIN
+        self._crn = np.random.SeedSequence([seed, seed_of(claim.id), seed_of(repr(point)), 0xC12])
 
     def crn(self) -> np.random.Generator:
         """Common random numbers: the same stream for every optimizer evaluation, and a
-        stream distinct from every case's own :func:`case_rng`."""
-        return np.random.default_rng(np.random.SeedSequence(
-            [self.seed, seed_of(self.claim.id), seed_of(repr(self.point)), 0xC12]))
+        stream distinct from every case's own :func:`case_rng` (a SeedSequence's state is a
+        pure function of its entropy, so one serves every call)."""
+        return np.random.default_rng(self._crn)
 
     def __call__(self, case, pt: Point, stage: str, values: dict | None = None) -> float:
         raise NotImplementedError
@@ -215,7 +217,7 @@ class ScreenedCheck(Check):
         raise NotImplementedError
 
     def __call__(self, case, pt, stage, values=None):
-        if repr(case) in self.refuted:  # Hypothesis re-runs a failing example before it reports it
+        if self.refuted and repr(case) in self.refuted:  # Hypothesis re-runs a failing example before it reports it
             raise Violation(self.refuted[repr(case)])
         s = self.screen(case, pt)
         pt.count(stage)

@@ -77,12 +77,12 @@ class Pool:
         if key in self._best and self._best[key][0] <= rank:
             return
         self._best[key] = (rank, len(self._best), case, stage, s)
-        self._heap = heapq.nsmallest(self.keep, self._best.values(), key=lambda t: (t[0], t[1]))
-        self._best = {repr(t[2]): t for t in self._heap}
+        self._heap = heapq.nsmallest(self.keep, self._best.items(), key=lambda kv: kv[1][:2])
+        self._best = dict(self._heap)
 
     def worst(self) -> list[tuple]:
         """(case, stage that screened it, Screened) still to confirm, worst first, within the confirmations left."""
-        todo = [(case, stage, s) for _, _, case, stage, s in self._heap if repr(case) not in self._done]
+        todo = [(case, stage, s) for key, (_, _, case, stage, s) in self._heap if key not in self._done]
         return todo[: self.keep - len(self._done)]
 
     @property
