@@ -346,3 +346,64 @@ def test_scores_and_gammas_in_every_object_backend_equal_float64_at_float_inputs
     for got, want in ((h, md.scores(data, W)), (g, md.gammas(data))):
         value = np.vectorize(lambda v: float(getattr(v, "e", v)))  # an exact value's number is its .e
         assert np.allclose(value(got).astype(float), want, rtol=1e-12, atol=1e-12)
+
+
+def _same_track(a, b):
+    """Every field of two Tracks equal bit for bit (NaN where NaN)."""
+    return all(np.array_equal(x, y, equal_nan=True) for x, y in zip(a, b, strict=True))
+
+
+def test_stacked_track_is_the_plain_loop_bit_for_bit(data):
+    """track in float64 (the run first, then every iterate's quantities on the stacked iterates) equals the plain
+    per-step loop bit for bit: W(0) from 1 to 30 times W_mm's scale, p from 1.1 to 4, a continued run, an anchor
+    other than the default, a W(0) with exact zeros, and W(0), W_mm stored transposed (Fortran order: the plain loop
+    sums such an iterate in its own memory order). An off-by-one in k and a step one ulp off are caught."""
+    rng = np.random.default_rng(11)
+    for p, R, eta, order in [(1.1, 1.0, 1.0, "C"), (1.5, 30.0, 1e-3, "F"), (2.0, 3.0, 0.3, "C"),
+                             (3.0, 10.0, 1e-3, "F"), (4.0, 1.0, 1.0, "C")]:
+        Wmm = np.asarray(rng.standard_normal((10, 10)), order=order)
+        W0 = np.asarray(R * rng.standard_normal((10, 10)), order=order)
+        W0[rng.random((10, 10)) < 0.2] = 0.0
+        for kw in ({}, {"anchor": np.zeros(6, dtype=int)}):
+            plain = md.track(data, W0, Wmm, p, eta, 25, plain=True, **kw)
+            stacked = md.track(data, W0, Wmm, p, eta, 25, **kw)
+            assert _same_track(plain, stacked)
+        theta0 = plain.theta_last
+        assert _same_track(md.track(data, None, Wmm, p, eta, 7, theta0=theta0, plain=True),
+                           md.track(data, None, Wmm, p, eta, 7, theta0=theta0))
+        # planted errors: the per-iterate quantities one step late, and a step size one ulp off
+        late = md.Track(*(np.concatenate([a[:1], a[:-1]]) for a in stacked[:-1]), stacked.theta_last)
+        assert not _same_track(plain, late)
+        assert not _same_track(plain, md.track(data, W0, Wmm, p, np.nextafter(eta, 2.0), 25))
+
+
+def _plain_attgd(data, W0, p, eta, steps, normalized, every):
+    """ell_p-AttGD written from the plain forms (grad, mirror_map, lp_norm, inverse_mirror_map), step by step."""
+    W, out = np.array(W0, dtype=float), [np.array(W0, dtype=float)]
+    q = md.dual_exponent(p)
+    for k in range(1, steps + 1):
+        G = md.grad(data, W)
+        if normalized:
+            G = G / (md.lp_norm(G, q) + md.EPS)
+        W = np.where(G == 0, W, md.inverse_mirror_map(md.mirror_map(W, p) - eta * G, p))
+        if k % every == 0:
+            out.append(W)
+    return np.stack(out)
+
+
+@pytest.mark.parametrize("normalized", [True, False])
+def test_attgd_is_the_plain_update_bit_for_bit(data, normalized):
+    """attgd (Gradient, MirrorStep: the reductions called directly, one finiteness test of the scores, where() only
+    where a gradient entry is 0) equals the update written from the plain forms bit for bit, also with gradient
+    entries exactly 0 (a query coordinate 0 in every sample); one step too many or too few is caught."""
+    rng = np.random.default_rng(12)
+    z0 = data.z.copy()
+    z0[:, 3] = 0.0  # grad L(W)[:, 3] = 0 exactly: those entries of W stay as they are
+    for d in (data, AttData(data.X, z0, data.Y, data.v)):
+        for p in (1.25, 2.0, 3.0):
+            W0 = rng.standard_normal((10, 10))
+            ref = _plain_attgd(d, W0, p, 0.1, 60, normalized, 10)
+            assert np.array_equal(md.attgd(d, W0, p, 0.1, 60, normalized=normalized, every=10), ref)
+            for planted in (59, 61):  # an off-by-one in the number of steps
+                assert not np.array_equal(md.attgd(d, W0, p, 0.1, planted, normalized=normalized)[-1], ref[-1])
+    assert np.any(ref[-1][:, 3] != 0) and np.array_equal(ref[-1][:, 3], ref[0][:, 3])

@@ -15,6 +15,7 @@ Matrices are d x d; samples carry a leading axis of length n.
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -317,7 +318,9 @@ class Gradient:
 
     def __call__(self, W):
         h = np.einsum("...itd,...id->...it", self.X, self.z @ W.swapaxes(-1, -2))
-        if np.logical_and.reduce(np.isfinite(h), axis=None):  # softmax's float path, reductions called directly
+        # softmax's float path where every score is finite (a finite sum of the scores says so in one reduction; a
+        # sum that overflows is sent to softmax, which checks the scores themselves), reductions called directly
+        if math.isfinite(np.add.reduce(h, axis=None)):
             e = np.exp(h - np.maximum.reduce(h, axis=-1, keepdims=True))
             s = e / np.add.reduce(e, axis=-1, keepdims=True)
         else:
@@ -397,7 +400,9 @@ class MirrorStep:
         if self.normalized:
             G = G / (self._dual_norm(G) + EPS)
         theta = np.sign(W) * np.abs(W) ** self.up - self.eta * G
-        return np.where(G == 0, W, np.sign(theta) * np.abs(theta) ** self.down)
+        moved = np.sign(theta) * np.abs(theta) ** self.down
+        # exact where the gradient entry is 0 (with no such entry, where() would return ``moved`` itself)
+        return moved if np.logical_and.reduce(G, axis=None) else np.where(G == 0, W, moved)
 
     def _dual_norm(self, G):
         """lp_norm(G, q)."""
@@ -530,7 +535,7 @@ class Track(NamedTuple):
         return Track(*joined, more.theta_last)
 
 
-def track(data, W0, W_mm, p, eta, steps, theta0=None, anchor=None, xp=F64) -> Track:
+def track(data, W0, W_mm, p, eta, steps, theta0=None, anchor=None, xp=F64, plain=False) -> Track:
     """Un-normalized ell_p-AttGD from W0 with the quantities of :class:`Track` at every iterate, in xp's precision.
 
     The state is the dual point theta(k) = grad psi(W(k)) (the update rule acts there: theta(k+1) = theta(k) -
@@ -540,7 +545,12 @@ def track(data, W0, W_mm, p, eta, steps, theta0=None, anchor=None, xp=F64) -> Tr
     iterate is exact to dps digits: the run of the same float64 W0 whose per-step changes are below float64
     rounding (there D is taken as 1 - <theta, bar W_mm> / ||theta||_q, Section 1.3, exact at that precision).
     theta0 (instead of W0): start there. anchor: the tokens of L_ref (default alpha_i = argmax_t gamma_it).
+    In float64 the run is advanced first (the dual points and gradients only) and the quantities of every iterate
+    are then formed on the stacked iterates at once (:func:`_track_f64`, the same operations entry by entry);
+    ``plain=True`` forms them step by step as mpmath does (the reference the stacked form is tested against).
     """
+    if xp.native and not plain:
+        return _track_f64(data, W0, W_mm, p, eta, steps, theta0, anchor)
     mp = not xp.native
     if mp:
         data = AttData(*(xp.asarray(a) for a in (data.X, data.z, data.Y, data.v)))
@@ -576,3 +586,105 @@ def track(data, W0, W_mm, p, eta, steps, theta0=None, anchor=None, xp=F64) -> Tr
         cols += [np.append(np.diff(cols[1]), last), np.append(-np.diff(cols[3]), last)]
         return Track(*cols, theta)
     return Track(*(np.array(col, dtype=float) for col in zip(*rows, strict=False)), theta)
+
+
+# ---- track in float64: the run first, then every iterate's quantities on the stacked iterates ----------------------
+# Each helper below is its namesake applied to every k of a stack (k, ...) at once: the same elementwise operations,
+# and each sum or maximum over one iterate's entries taken over the trailing axes (numpy reduces them in the same
+# order as the whole array of one iterate; tests/papers/julistiono2024 compares the two bit for bit).
+
+_EACH = (-2, -1)  # the entries of one iterate in a stack of d x d matrices
+
+
+def _lp_norms(A, p):
+    """lp_norm(A[k], p) for every k."""
+    a, p = np.abs(A), np.asarray(p, dtype=float)
+    top = np.max(a, axis=_EACH, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        norm = top * np.sum((a / top) ** p, axis=_EACH, keepdims=True) ** (1 / p)
+    return np.where(top == 0, 0.0 * top, norm)[..., 0, 0]
+
+
+def _dual_norm_increments(theta, h, q):
+    """dual_norm_increment(theta[k], h[k], q) for every k."""
+    a, q = np.abs(theta), np.asarray(q, dtype=float)
+    top = np.max(a, axis=_EACH, keepdims=True)
+    keep, growth = _same_sign_growth(theta, h, q)
+    base = (a / top) ** q
+    direct = (np.abs(theta + h) / top) ** q - base
+    dA = np.sum(np.where(keep, base * growth, direct), axis=_EACH)
+    A = np.sum(base, axis=_EACH)
+    return top[..., 0, 0] * A ** (1 / q) * np.expm1(np.log1p(dA / A) / q)
+
+
+def _stacked_scores(data, W):
+    """scores(data, W[k]) for every k, shape (k, n, T)."""
+    return np.einsum("itd,kid->kit", data.X, np.asarray(data.z) @ W.swapaxes(-1, -2))
+
+
+def _stacked_softmax(h):
+    """softmax(h[k]) for every k (an iterate with a non-finite score takes softmax's log-domain path, as alone)."""
+    finite = np.all(np.isfinite(h), axis=_EACH)
+    with np.errstate(invalid="ignore"):
+        e = np.exp(h - np.max(h, axis=-1, keepdims=True))
+        s = e / np.sum(e, axis=-1, keepdims=True)
+    for k in np.flatnonzero(~finite):
+        s[k] = softmax(h[k])
+    return s
+
+
+def _loss_decreases(h, s, g, dh):
+    """_loss_decrease(h[k], s[k], g, dh[k], F64) for every k."""
+    rows = np.arange(len(g))
+    a = np.argmax(h, axis=-1)  # (k, n)
+    rel = dh - np.take_along_axis(dh, a[..., None], axis=-1)
+    shift = np.log1p(np.sum(s * np.expm1(rel), axis=-1))
+    ds = s * np.expm1(rel - shift[..., None])
+    du = np.sum((g - g[rows, a][..., None]) * ds, axis=-1)
+    u = np.sum(g * s, axis=-1)
+    e = np.exp(-u)
+    return -np.sum(np.log1p(e * np.expm1(-du) / (1.0 + e)), axis=-1) / len(g)
+
+
+def _track_f64(data, W0, W_mm, p, eta, steps, theta0=None, anchor=None) -> Track:
+    """track in float64: the dual points theta(k) and gradients G(k) = grad L(W(k)), k = 0..steps, advanced step by
+    step (:class:`Gradient`: grad's arithmetic), then N, N^(p-1), bar D, pi, g and the increments of every iterate
+    formed at once on the stacked iterates, and L by the same running differences as the plain loop."""
+    q, Wbar_mm, eta = dual_exponent(p), normalize(W_mm, p), np.asarray(eta, dtype=float)
+    theta = mirror_map(np.asarray(W0, dtype=float), p) if theta0 is None else theta0
+    gamma = gammas(data)
+    anchor = np.argmax(gamma, axis=1) if anchor is None else anchor
+    gradient = Gradient(data)
+    thetas, Ws, Gs = [], [], []
+    for k in range(steps + 1):
+        W = inverse_mirror_map(theta, p)
+        G = gradient(W)
+        thetas.append(theta)
+        Ws.append(W)
+        Gs.append(G)
+        if k < steps:
+            theta = theta + -eta * G
+    other_layout = {k: th for k, (th, W) in enumerate(zip(thetas, Ws, strict=True))
+                    if not (th.flags.c_contiguous and W.flags.c_contiguous)}
+    thetas, Ws, Gs = np.stack(thetas), np.stack(Ws), np.stack(Gs)
+    step = -eta * Gs
+    N, Np1 = _lp_norms(Ws, p), _lp_norms(thetas, q)
+    D = np.sum(bregman_terms(Wbar_mm, Ws / N[:, None, None], p), axis=_EACH)
+    g, gW = np.sum(Gs * Wbar_mm, axis=_EACH), np.sum(Gs * Ws, axis=_EACH)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pi = np.where(g != 0, gW / N / g - 1, 0 * N)  # G = 0 (underflow): pi = 0, as in the plain loop
+    h = _stacked_scores(data, Ws)
+    s = _stacked_softmax(h)
+    dNp1 = _dual_norm_increments(thetas, step, q)
+    dL = _loss_decreases(h, s, gamma, _stacked_scores(data, primal_increment(thetas, step, p)))
+    L0 = float(_loss_excess(s[0], gamma, anchor, F64))
+    cols = [N, Np1, D, pi, g, dNp1, dL]
+    for k in other_layout:
+        # an iterate in another memory layout than the stack's (W(0) a transpose, say) is summed in its own order by
+        # the plain loop: its row is the plain loop's own
+        row = track(data, None, W_mm, p, eta, 0, theta0=other_layout[k], anchor=anchor, plain=True)
+        for col, value in zip(cols, (row.N, row.Np1, row.D, row.pi, row.g, row.dNp1, row.dL), strict=True):
+            col[k] = value[0]
+        L0 = row.L[0] if k == 0 else L0
+    L = np.subtract.accumulate(np.concatenate([[L0], dL[:-1]]))  # L(k+1) = L(k) - dL(k), in order
+    return Track(N, Np1, D, L, pi, g, dNp1, dL, theta)
