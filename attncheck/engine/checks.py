@@ -118,13 +118,16 @@ class Point:
 
 
 def _flat(s: precision.Slack, idx):
-    """The slack's elements as flat arrays, restricted to idx (for re-evaluation)."""
+    """The slack's elements as flat arrays, restricted to idx (for re-evaluation); a per-element ``strict``
+    (:func:`~attncheck.numeric.precision.all_of`) is flattened and restricted with them."""
     value = np.asarray(s.value)
     scale = np.broadcast_to(s.scale, value.shape).ravel()
+    strict = s.strict if np.ndim(s.strict) == 0 else np.broadcast_to(s.strict, value.shape).ravel()
     value = value.ravel()
     if idx is not None:
         value, scale = value[idx], scale[idx]
-    return precision.Slack(value, scale, s.strict)
+        strict = strict if np.ndim(strict) == 0 else strict[idx]
+    return precision.Slack(value, scale, strict)
 
 
 def _min_rel(d: precision.Decided) -> float:

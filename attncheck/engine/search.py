@@ -59,10 +59,12 @@ _no_local_constants()
 
 
 def _hyp_settings(shrink: bool, examples: int) -> settings:
+    """Hypothesis stops at the first violation (``report_multiple_bugs=False``): looking for more would stop
+    10 s of wall clock after the first, so a refuted claim's cases and counterexample would depend on the machine."""
     phases = [Phase.explicit, Phase.generate, Phase.target] + ([Phase.shrink] if shrink else [])
     return settings(max_examples=examples, deadline=None, database=None, phases=phases,
                     suppress_health_check=_HEALTH, verbosity=Verbosity.quiet, print_blob=False,
-                    derandomize=False)
+                    derandomize=False, report_multiple_bugs=False)
 
 
 class EvaluationFailed(Exception):

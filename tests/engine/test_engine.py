@@ -7,8 +7,8 @@ from attncheck.numeric.precision import DEFAULT_MARGIN
 from attncheck.run.session import run_claim as run
 
 FALSE = ["planted/lemma-4.2/part-2-at-0.99", "planted/lemma-3.1/doubled", "planted/softmax/scale", "planted/square/ge-identity",
-         "planted/precision/hidden"]
-TRUE = ["planted/softmax/shift", "planted/precision/tie"]
+         "planted/precision/hidden", "planted/precision/hidden-among-three"]
+TRUE = ["planted/softmax/shift", "planted/precision/tie", "planted/precision/tie-among-three"]
 
 
 @pytest.mark.parametrize("cid", FALSE)
@@ -144,3 +144,31 @@ def test_a_claim_schedule_of_precisions_replaces_the_default(sign, verdict):
 def test_a_bad_schedule_of_precisions_is_rejected(dps):
     with pytest.raises(ValueError, match="dps must be a non-empty, strictly increasing sequence of integers >= 20"):
         _deep_hidden(1, dps, [])
+
+
+@pytest.mark.parametrize("cid", ["planted/square/ge-identity", "planted/softmax/scale"])
+def test_a_refutation_does_not_depend_on_the_wall_clock(cid, monkeypatch):
+    # Hypothesis stops looking for further failures 10 s (time.monotonic) after the first: the engine must not let
+    # that clock decide what a refuted claim's record holds, so a frozen clock and one racing by 100 s a call agree
+    import time
+    import types
+
+    from hypothesis.internal.conjecture import engine
+
+    def record(step):
+        now = [0.0]
+
+        def monotonic():
+            now[0] += step
+            return now[0]
+
+        clock = types.SimpleNamespace(**{k: getattr(time, k) for k in dir(time) if not k.startswith("_")})
+        clock.monotonic = monotonic
+        monkeypatch.setattr(engine, "time", clock)
+        rec = run(PLANTED.get(cid), "quick", seed=0)
+        rec["evidence"].pop("seconds")
+        return rec
+
+    frozen, racing = record(0.0), record(100.0)
+    assert frozen["verdict"] == "REFUTED"
+    assert frozen == racing

@@ -7,7 +7,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck import Slack, claim, close, ge, le, lt
+from attncheck import Slack, all_of, claim, close, ge, le, lt
 from attncheck.core.claims import Registry
 from attncheck.core.declarations import Certificate
 from attncheck.papers.deng2023.models import toy
@@ -91,6 +91,24 @@ def tie(x, xp):
 def hidden(one, xp):
     one = xp.asarray(one)
     return Slack(one - (one + xp.asarray(2.0) ** -60), one)
+
+
+@claim("planted/precision/tie-among-three", kind="inequality",
+       statement="all of 1 <= 2, (x + 1) - x - 1 >= 0 (an exact tie), 0 < 1 (mixed strictness, three elements)",
+       source="planted", domain=st.just(1e16), registry=PLANTED)
+def tie_among_three(x, xp):
+    x = xp.asarray(x)
+    return all_of(Slack(xp.asarray([1.0, (x + 1.0) - x - 1.0]), xp.asarray([3.0, xp.abs(x)])),
+                  lt(xp.asarray(0.0), xp.asarray(1.0), xp))
+
+
+@claim("planted/precision/hidden-among-three", kind="inequality",
+       statement="all of 1 <= 2, (1 + 2^-60) - 1 <= 0 (false by 2^-60), 0 < 1 (mixed strictness, three elements)",
+       source="planted", domain=st.just(1.0), registry=PLANTED)
+def hidden_among_three(one, xp):
+    one = xp.asarray(one)
+    return all_of(Slack(xp.asarray([1.0, one - (one + xp.asarray(2.0) ** -60)]), xp.asarray([3.0, one])),
+                  lt(xp.asarray(0.0), one, xp))
 
 
 @claim("planted/precision/nan", kind="inequality", statement="0/0 >= 0 (undefined)", source="planted",
