@@ -14,6 +14,7 @@ ACTS = ("relu", "tanh", "gelu", "softplus")
 HE_ACTS = ("relu", "gelu", "softplus")  # (4.3) has no solution for tanh (see eq-4.3/tanh-no-solution)
 RHO = (0.25, 1.0, 2.0)
 RESTARTS, STEPS = 4, 40
+LINEAR_STEPS, LINEAR_LR = 10, 0.25  # the ascent from the linearised optimum (LOWER_LINEAR)
 ASCENT_TOKENS = 4  # token 0, token n - 1 and random others (all tokens when n <= 4)
 RAF_TOKENS = 2  # Theorem 3 and Remark 5.1: tokens 0 and n - 1
 
@@ -34,6 +35,12 @@ PROB_LOG2D = Shared("bombari2024/probability-log2-d",
 DRAWS = Shared("bombari2024/draws",
                "3 independent draws of the random weights per case (each draw is a whole random model and a "
                "gradient ascent; the engine caps the Monte Carlo sample with draws=3)")
+DRAWS_BY_K = Shared("bombari2024/draws-by-k",
+                    "3 seeds per case (the engine caps the Monte Carlo sample with draws=3), each giving "
+                    "max(1, 128 // k) independent draws of the random weights (models.draws.seeds_by_k): 3 draws at "
+                    "k >= 128, 24 at k = 16. One draw's ratio spreads like 1 / sqrt(k) and is right-skewed at small k "
+                    "(1 / ||phi(X)||), while a draw costs O(L k^2): with 3 draws at every k the median of a small-k "
+                    "case is too noisy for the search to rank the cases, and the worst case differed from n to n")
 K_RATIO = Shared("bombari2024/k-ratio",
                  "k = Omega(D) / Theta(D): k = ceil(rho D) with rho drawn in {1/4, 1, 2} (k = D is the authors' "
                  "choice)")
@@ -44,6 +51,12 @@ LOWER = Shared("bombari2024/sup-lower",
                "LOWER side of the sup: S is estimated by projected gradient ascent (4 restarts, 40 normalised steps, "
                "every iterate inside the sqrt(d) ball), a lower bound on the sup of (3.4); it can refute this O(.) "
                "upper bound, never an Omega(.) lower bound")
+LOWER_LINEAR = Shared("bombari2024/sup-lower-linear",
+                      "LOWER side of the sup: for each token i, the perturbation's linearised optimum +- sqrt(d) v (v "
+                      "the top right singular vector of the Jacobian of phi(X^i(Delta)) in Delta at 0), then "
+                      f"{LINEAR_STEPS} normalised projected ascent steps from each (step {LINEAR_LR} sqrt(d), decaying); "
+                      "every iterate inside the sqrt(d) ball, so a lower bound on the sup of (3.4); it can refute this "
+                      "O(.) upper bound, never an Omega(.) lower bound")
 _UPPER = ("UPPER side of the sup: the certified bound M ||V_i||_op sqrt(d) / ||phi(X)|| of the Lemma B.1 chain "
           "(block of token i, max over every token i), an upper bound on S; its growth could not refute "
           "the claim (refutable=False), its boundedness confirms the claim at the sizes reached")

@@ -21,11 +21,36 @@ from attncheck.papers.bombari2024.data.token_matrices import IID_FAMILIES, iid_s
 from attncheck.papers.bombari2024.models import context_modification as cm
 from attncheck.papers.bombari2024.models import random_features as rf
 from attncheck.papers.bombari2024.models import word_sensitivity as ws
-from attncheck.papers.bombari2024.readings import ASCENT_TOKENS, RAF_TOKENS, RESTARTS, STEPS, X_of, generator
+from attncheck.papers.bombari2024.readings import (
+    ASCENT_TOKENS,
+    LINEAR_LR,
+    LINEAR_STEPS,
+    RAF_TOKENS,
+    RESTARTS,
+    STEPS,
+    X_of,
+    generator,
+)
+
+#: a seed gives max(1, K_REF // k) draws of the random weights in :func:`seeds_by_k`
+K_REF = 128
 
 
-def rf_draws(case, seeds, depth=1, m=1, lower=True, upper=False):
-    """Brackets of the RF/DRF word sensitivity of one draw of the weights per seed (one ascent for all)."""
+def seeds_by_k(k: int, seeds) -> list[int]:
+    """The seeds of the draws behind ``seeds`` at width k: each seed gives max(1, K_REF // k) draws (its own seed
+    alone at k >= K_REF, else sub-seeds from numpy's SeedSequence of it), so that a case's median is about as
+    precise at every k: one draw's ratio spreads like 1 / sqrt(k) (1 / ||phi(X)|| is right-skewed at small k),
+    and a draw costs O(L k^2)."""
+    r = max(1, K_REF // int(k))
+    if r == 1:
+        return [int(s) for s in seeds]
+    return [int(x) % 2**62 for s in seeds for x in np.random.SeedSequence(int(s)).generate_state(r, dtype=np.uint64)]
+
+
+def rf_draws(case, seeds, depth=1, m=1, lower=True, upper=False, linear=False):
+    """Brackets of the RF/DRF word sensitivity of one draw of the weights per seed (one ascent for all). With
+    ``linear`` (m = 1) the ascent starts at the linearised optimum (bombari2024/sup-lower-linear): LINEAR_STEPS
+    steps of size LINEAR_LR instead of RESTARTS random starts and STEPS steps."""
     gens = [generator(s) for s in seeds]
     X = X_of(case)
     beta = 1.0 if depth == 1 else rf.he_beta(case.act)
@@ -33,6 +58,9 @@ def rf_draws(case, seeds, depth=1, m=1, lower=True, upper=False):
         groups = [ws.groups_of(ws.random_tokens(case.n, ASCENT_TOKENS, g)) for g in gens]
     else:
         groups = [[ws.random_tokens(case.n, m, g)] for g in gens]
+    if linear:
+        return ws.rf_brackets(X, case.k, case.act, groups, gens, depth=depth, beta=beta, steps=LINEAR_STEPS,
+                              lr=LINEAR_LR, lower=lower, upper=upper, linear=True)
     return ws.rf_brackets(X, case.k, case.act, groups, gens, depth=depth, beta=beta, restarts=RESTARTS,
                           steps=STEPS, lower=lower, upper=upper)
 

@@ -54,18 +54,20 @@ def _starts(gen, T: int, restarts: int, m: int, d: int, dev) -> torch.Tensor:
 
 
 def maximize(objective, T: int, m: int, d: int, gen, restarts: int = 4, steps: int = 100,
-             lr: float = 0.5, device=None, feasible=None):
+             lr: float = 0.5, device=None, feasible=None, starts=None):
     """Projected (normalised) gradient ascent of ``objective`` (T, R, m, d) -> (T, R) over each row
     of Delta in the ball of radius sqrt(d); returns the best value per group and its Delta.
 
     Restarts start on the sphere of radius sqrt(d) in random directions (:func:`_starts`); the step is
     lr * sqrt(d) times the unit gradient, decaying linearly to 1% of it. Every iterate is
     feasible for the ball; ``feasible(delta) -> bool (T, R)`` may restrict which iterates count.
-    The last iterate is only evaluated (no gradient).
+    The last iterate is only evaluated (no gradient). ``starts`` (T, R, m, d), inside the ball, replaces the
+    random starts (``gen`` and ``restarts`` are then unused).
     """
     radius = math.sqrt(d)
     dev = device if device is not None else torch.device("cpu")
-    delta = _starts(gen, T, restarts, m, d, dev)
+    delta = _starts(gen, T, restarts, m, d, dev) if starts is None else starts.detach().clone()
+    restarts = delta.shape[1]
     best = torch.full((T, restarts), -math.inf, dtype=DTYPE, device=dev)
     best_delta = delta.clone()
     for t in range(steps + 1):
@@ -389,13 +391,54 @@ def stacked_rf_probe(draws: list[_RFDraw], act: str):
     return probe, [float(b.norm()) for b in bases]
 
 
+def _derivative(act: str, x: torch.Tensor) -> torch.Tensor:
+    """phi'(x) entrywise (autograd of the activation; relu'(0) = 0)."""
+    with torch.enable_grad():
+        x = x.detach().requires_grad_(True)
+        grad, = torch.autograd.grad(ACTIVATIONS[act].torch_fn(x).sum(), x)
+    return grad
+
+
+def rf_jacobians(draws: list[_RFDraw], act: str) -> torch.Tensor:
+    """J_g = d phi_L(z + A_g Delta) / d Delta at Delta = 0 for the one-token groups of S draws (the T groups of
+    draw s being rows s T .. (s + 1) T - 1): (S T, k, d). Forward-mode through the layers, one batched product
+    per layer over the draws: P_1 = phi'(z) A_g, P_{l+1} = phi'(V_{l+1} h_l) V_{l+1} P_l. O(L k^2 T d) per draw."""
+    S, T = len(draws), len(draws[0].gidx)
+    A = torch.cat([group_blocks(dr.blocks, dr.gidx) for dr in draws])  # (S T, m, k, d)
+    if A.shape[1] != 1:
+        raise ValueError("rf_jacobians needs one-token groups")
+    A = A[:, 0]
+    k, d = A.shape[1:]
+    z = torch.stack([dr.blocks.z for dr in draws])  # (S, k)
+    P = _derivative(act, z).repeat_interleave(T, 0)[:, :, None] * A
+    h = ACTIVATIONS[act].torch_fn(z)
+    for layer in range(len(draws[0].Vs)):
+        V = torch.stack([dr.Vs[layer] for dr in draws])  # (S, k, k)
+        pre = torch.bmm(V, h[:, :, None])[..., 0]
+        VP = torch.bmm(V, P.reshape(S, T, k, d).permute(0, 2, 1, 3).reshape(S, k, T * d))
+        P = _derivative(act, pre).repeat_interleave(T, 0)[:, :, None] * \
+            VP.reshape(S, k, T, d).permute(0, 2, 1, 3).reshape(S * T, k, d)
+        h = ACTIVATIONS[act].torch_fn(pre)
+    return P
+
+
+def linear_starts(draws: list[_RFDraw], act: str) -> torch.Tensor:
+    """Starts (S T, 2, 1, d) for :func:`maximize`: +- sqrt(d) v_g with v_g the top right singular vector of the
+    Jacobian J_g (:func:`rf_jacobians`), the maximiser over the sqrt(d) ball of the linearised change
+    ||J_g Delta||; inside the ball, so every value of the ascent from them is a witness."""
+    J = rf_jacobians(draws, act)
+    v = torch.linalg.svd(J, full_matrices=False)[2][:, 0, :] * math.sqrt(J.shape[-1])
+    return torch.stack([v, -v], 1)[:, :, None, :]
+
+
 def rf_brackets(X: torch.Tensor, k: int, act: str, groups, gens, depth: int = 1, beta: float = 1.0,
                 restarts: int = 4, steps: int = 60, upper_all: bool = True, lower: bool = True,
-                upper: bool = True) -> list[Bracket]:
+                upper: bool = True, linear: bool = False, lr: float = 0.5) -> list[Bracket]:
     """RF (depth 1, beta = 1: (3.1)) or DRF (depth L, He beta: (4.2)) word sensitivity of token groups, one
     Bracket per draw of the weights (generator gens[s], token groups groups[s], the same count T in each):
     the ascent lower bound (``lower``, every draw in one ascent) and the certified upper bound (``upper``),
-    each on request.
+    each on request. With ``linear`` (one-token groups) the ascent starts at :func:`linear_starts` (two starts,
+    ``restarts`` unused) instead of random points of the sphere.
 
     The first layer is drawn block by block (exact law of V); with ``upper_all`` every token's
     block is drawn, so the certified upper bound covers the sup over all i of (3.4); otherwise
@@ -407,7 +450,8 @@ def rf_brackets(X: torch.Tensor, k: int, act: str, groups, gens, depth: int = 1,
     probe, bases = stacked_rf_probe(draws, act)
     per = None
     if lower:
-        top, _ = maximize(probe, S * T, m, d, list(gens), restarts, steps, device=X.device)
+        starts = linear_starts(draws, act) if linear else None
+        top, _ = maximize(probe, S * T, m, d, list(gens), restarts, steps, lr=lr, device=X.device, starts=starts)
         per = [r / b for r, b in zip(torch.sqrt(torch.clamp(top, min=0.0)).reshape(S, T), bases, strict=True)]
     out = []
     for s, dr in enumerate(draws):

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from hypothesis import strategies as st
 
+from attncheck.core.space import Choice, Int, Space
 from attncheck.papers.bombari2024.data.token_matrices import FAMILIES, tokens
 
 
@@ -70,3 +71,30 @@ def ws_case(n: int, ds, acts, rhos=(1.0,), depths=(1,), ms=(1,), families=FAMILI
     return st.builds(WSCase, st.sampled_from(list(ds)).flatmap(lambda d: token_case(n, d, families)),
                      st.sampled_from(list(acts)), st.sampled_from(list(rhos)), st.sampled_from(list(depths)),
                      st.sampled_from(ms_ok))
+
+
+#: the knob of the token families in :func:`ws_space`: its two ends and the middle
+KNOBS = (0.0, 0.5, 1.0)
+#: the ranks of d in :func:`ws_space` (the d of :func:`ws_case` sorted; a rank past the last is the largest d)
+D_RANKS = (0, 1, 2, 3, 4)
+
+
+def ws_space(n: int, ds, acts, rhos=(1.0,), depths=(1,), families=FAMILIES) -> Space:
+    """The cases of :func:`ws_case` (m = 1) as a declared Space, so that one parameter value names a case at
+    every path point (``carry_worst``): d by its rank among the sorted ``ds`` (``d_rank``, clamped to the
+    largest), the family's knob in :data:`KNOBS`. Orthogonal rows need n <= d: the family is offered when
+    some d in ``ds`` admits it, and is built at the smallest such d when the ranked d does not.
+
+    Corners run in the order of the parameters (the last varies fastest), so the activation, rho and L come
+    last: the first corners cover them at the first family, seed, knob and d rank."""
+    ds = sorted(ds)
+    fams = tuple(f for f in families if not (f == "orthogonal" and n > ds[-1]))
+
+    def build(family, seed, knob, d_rank, depth, act, rho):
+        d = ds[min(d_rank, len(ds) - 1)]
+        if family == "orthogonal" and n > d:
+            d = min(x for x in ds if x >= n)
+        return WSCase(TokenCase(family, n, d, seed, knob), act, rho, depth)
+
+    return Space(build, family=Choice(fams), seed=Int(0, 2**31 - 1), knob=Choice(KNOBS), d_rank=Choice(D_RANKS),
+                 depth=Choice(tuple(depths)), act=Choice(tuple(acts)), rho=Choice(tuple(rhos)))
