@@ -165,7 +165,10 @@ def _centre_point(box, log):
 
 
 def prove_factor(expr, whole: dict, sigma: int, strict: bool, log: tuple, max_boxes: int) -> Result:
-    """Prove sigma * g > 0 (>= 0 if not strict) on ``whole`` for the factor g = ``expr``."""
+    """Prove sigma * g > 0 (>= 0 if not strict) on ``whole`` for the factor g = ``expr``: on the coordinates g depends
+    on (a coordinate it does not read is never split: its range is proved whole)."""
+    names = {s.name for s in expr.free_symbols}
+    whole = {k: v for k, v in whole.items() if k in names} or whole
     portfolio = forms(expr, whole, log)
     plain = portfolio[0]
     portfolio.reverse()  # the most rewritten forms first

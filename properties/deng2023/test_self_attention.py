@@ -531,9 +531,10 @@ def _columns(case, rng, size):
 OUTCOMES = {"> 0": gt, "= 0": le}
 
 
-def _top(g, attention, Y, xp):
-    """max_{j0, l} <c_{j0}, y_l> of F_exp (attention 'exp') or F_lin ('lin'), X = 1_{dxd}, V = I_d."""
-    return sa.top_score(ATTENTION[attention](g, "ones", xp), Y)
+def _tops(g, attentions, Y, xp):
+    """max_{j0, l} <c_{j0}, y_l> of F_exp (attention 'exp') or F_lin ('lin') for each of ``attentions``, X = 1_{dxd},
+    V = I_d (sa.top_scores: one network read twice is evaluated once)."""
+    return sa.top_scores([ATTENTION[attention](g, "ones", xp) for attention in attentions], Y)
 
 
 def _network_claim(cid, *, label, events, m_rule, statement, reading, erratum=None):
@@ -548,7 +549,8 @@ def _network_claim(cid, *, label, events, m_rule, statement, reading, erratum=No
            reading=structured(reading), erratum=erratum)
     def network(case, Y, xp):
         g, tau = case.grouped, _tau(case.params, xp)
-        return _all([OUTCOMES[want](_top(g, att, Y, xp), tau, xp) for att, want in events], xp)
+        tops = _tops(g, [att for att, _ in events], Y, xp)
+        return _all([OUTCOMES[want](top, tau, xp) for top, (_, want) in zip(tops, events, strict=True)], xp)
 
     return network
 
@@ -673,5 +675,6 @@ def theorem_1_1(case, Y, xp):
     g0, g1, perm = sa.aligned_pair(case.d0, case.d1)
     Y1 = Y if perm is None else Y[..., perm]
     tau = _tau(case.d0, xp)
-    return _all([gt(_top(g1, "exp", Y1, xp), tau, xp), le(_top(g0, "exp", Y, xp), tau, xp),
-                 le(_top(g1, "lin", Y1, xp), tau, xp), le(_top(g0, "lin", Y, xp), tau, xp)], xp)
+    exp1, lin1 = _tops(g1, ["exp", "lin"], Y1, xp)
+    exp0, lin0 = _tops(g0, ["exp", "lin"], Y, xp)
+    return _all([gt(exp1, tau, xp), le(exp0, tau, xp), le(lin1, tau, xp), le(lin0, tau, xp)], xp)

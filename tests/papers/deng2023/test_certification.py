@@ -66,6 +66,21 @@ def test_stated_errata_are_refuted_by_the_symbolic_route(cid):
     assert float(out.counterexample["slack"]) < 0
 
 
+def test_a_factor_is_proved_on_the_coordinates_it_reads():
+    """Lemma D.7 Part 2's sign factors do not read b (it cancels): the branch and bound splits only k, t, a, so the
+    claim certifies in 144 boxes (880 when b's range was bisected as well), every structure whole."""
+    out = _certify("deng2023/lemma-d.7/part-2")
+    assert out.status == "certified" and out.certified_fraction == 1.0 and out.boxes == 144
+    import sympy
+
+    from attncheck.certify import symbolic
+    x = sympy.Symbol("x", real=True)
+    factor = sympy.exp(x) + sympy.exp(-x) - sympy.Rational(1998, 1000)  # > 0 on [-1, 1], proved after splits
+    alone = symbolic.prove_factor(factor, {"x": (-1.0, 1.0)}, 1, True, (), 1000)
+    wider = symbolic.prove_factor(factor, {"y": (0.0, 1.0), "x": (-1.0, 1.0), "z": (1.0, 1e6)}, 1, True, ("z",), 1000)
+    assert alone.status == wider.status == "certified" and alone.boxes == wider.boxes > 1  # y, z never split
+
+
 SECTION_E = [c for c in DETERMINISTIC if c.id.startswith("deng2023/lemma-e") and isinstance(c.certify, declarations.Cases)]
 
 

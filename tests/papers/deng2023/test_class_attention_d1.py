@@ -18,7 +18,7 @@ from attncheck.papers.deng2023.data.attention import SelfAttentionParams
 from attncheck.papers.deng2023.models import attention as dense
 from attncheck.papers.deng2023.models.class_attention import definition_d1 as sa
 from attncheck.papers.deng2023.models.class_attention import rows as structured
-from attncheck.papers.deng2023.models.random_signs import rademacher_group_sums
+from attncheck.papers.deng2023.models.random_signs import column_maxima, narrowest, rademacher_group_sums
 from attncheck.papers.deng2023.strategies import m_smallest
 from attncheck.papers.deng2023.strategies import self_attention as sas
 
@@ -153,6 +153,64 @@ def test_top_score_in_mpmath_matches_the_full_maximum():
         fast = sa.top_score(c, Y)
         full = [max(sa.inner(c[q], Y[i, l]) for q in range(len(c)) for l in range(30)) for i in range(40)]
     assert all(a == b for a, b in zip(fast, full, strict=False))
+
+
+NEAR_TIES = [  # D_0 at small n (exact ties of the kept columns), D_1, a wide group, c from the 'ones' network
+    (SelfAttentionParams(100, 12, 1e-12, 0.1 + 2**-56, 0.9 - 2**-56, 0, 0), "lin"),
+    (SelfAttentionParams(100, 4, 1e-12, 0.1, 0.9, 3, 0), "exp"),
+    (SelfAttentionParams(60, 5, 1.5, 0.5, 0.5, 7, 1), "exp"),
+    (SelfAttentionParams(10**6, 1002, 0.05, 0.9, 0.1, 10, 0), "lin"),
+]
+
+
+def _mp_maxima(top, p, attention, seed, dps):
+    """``top`` (sa._top_score_mp or a variant) on column_maxima draws of the network of p, in mpmath at dps."""
+    g = sa.Grouped(p)
+    Y = column_maxima(g.widths, np.random.default_rng(seed), (300, 50), dtype=narrowest(g.widths))
+    with mpmath.workdps(dps):
+        c = getattr(sa, f"c_{attention}")(g, "ones", MP(dps))
+        approx = np.stack([sa.inner(c[q].astype(float), Y) for q in range(len(c))], axis=-1)
+        return top(c, Y, approx), sa._top_score_mp_plain(c, Y, approx)
+
+
+@pytest.mark.parametrize("dps", [30, 60])
+@pytest.mark.parametrize("case", NEAR_TIES, ids=lambda c: f"n{c[0].n}-d{c[0].d}-{c[1]}")
+def test_top_score_mp_by_distinct_pairs_equals_pair_by_pair(case, dps):
+    """The ranked distinct pairs give the same mpmath numbers as evaluating every near pair of every draw."""
+    fast, plain = _mp_maxima(sa._top_score_mp, *case, seed=dps, dps=dps)
+    assert len(fast) == len(plain) == 300
+    assert all(type(a) is type(b) and a == b for a, b in zip(fast, plain, strict=True))
+
+
+def _lowest_ranked(c, Y, approx):
+    """A planted error: the draw's lowest-ranked near pair instead of its highest."""
+    real = np.maximum.reduceat
+    try:
+        np.maximum.reduceat = np.minimum.reduceat  # noqa: B010 (the one reduction the planted variant swaps)
+        return sa._top_score_mp(c, Y, approx)
+    finally:
+        np.maximum.reduceat = real
+
+
+def test_top_score_mp_comparison_catches_a_planted_error():
+    fast, plain = _mp_maxima(_lowest_ranked, *NEAR_TIES[0], seed=1, dps=30)
+    assert any(a != b for a, b in zip(fast, plain, strict=True))
+
+
+@pytest.mark.parametrize("attentions", [("exp", "lin"), ("lin", "lin"), ("exp", "exp", "lin")])
+def test_top_scores_equal_top_score_of_each(attentions):
+    """One conversion of Y shared and a repeated network evaluated once: the numbers of top_score, bit for bit."""
+    for p, _ in NEAR_TIES:
+        g = sa.Grouped(p)
+        Y = column_maxima(g.widths, np.random.default_rng(4), (500, 40), dtype=narrowest(g.widths))
+        cs = [getattr(sa, f"c_{att}")(g, "ones") for att in attentions]
+        for got, c in zip(sa.top_scores(cs, Y), cs, strict=True):
+            np.testing.assert_array_equal(got, sa.top_score(c, Y))
+        with mpmath.workdps(30):
+            cs = [getattr(sa, f"c_{att}")(g, "ones", MP(30)) for att in attentions]
+            for got, c in zip(sa.top_scores(cs, Y[:60]), cs, strict=True):
+                assert list(got) == list(sa._top_score_mp_plain(c, Y[:60], np.stack(
+                    [sa.inner(c[q].astype(float), Y[:60]) for q in range(len(c))], axis=-1)))
 
 
 def test_aligned_pair_shares_one_y_between_datasets():

@@ -7,10 +7,12 @@ from scipy import stats
 from scipy.stats import chi2_contingency
 
 from attncheck.papers.deng2023.models.random_signs import (
+    _max_table,
     binomial_maxima,
     column_maxima,
     narrowest,
     rademacher_group_sums,
+    search,
     segment_maxima,
 )
 
@@ -116,6 +118,23 @@ def test_binomial_maxima_of_wide_groups_match_maxima_of_drawn_sums(w):
     drawn = rng.binomial(w, 0.5, (10_000, 25)).max(axis=1)
     assert not one[::2].any()
     assert stats.ks_2samp(one[1::2], drawn).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("w", [10**6, 3 * 10**9])
+def test_search_through_sorted_queries_gives_the_indices_of_searchsorted(w):
+    """The sorted-query search of large tables returns np.searchsorted's indices exactly, ties with table
+    entries (side 'left'), repeated queries and the ends included; a planted side='right' search differs."""
+    _, table = _max_table(w)
+    rng = np.random.default_rng(7)
+    queries = np.concatenate([np.log1p(-rng.random(40_000)) / rng.integers(1, 30, 40_000),
+                              table[rng.integers(0, table.size, 5_000)],  # exact ties with entries
+                              [0.0, -np.inf, table[0], table[-1], -1e300, -40.0] * 50]).reshape(-1, 10)
+    plain = np.searchsorted(table, queries, side="left")
+    got = search(table, queries)
+    assert got.shape == queries.shape and got.dtype == plain.dtype
+    np.testing.assert_array_equal(got, plain)
+    assert (table.size >= 1 << 20) == (w == 3 * 10**9)  # the large table takes the sorted path
+    assert np.any(np.searchsorted(table, queries, side="right") != got)
 
 
 def test_binomial_maxima_refuse_groups_beyond_the_table():

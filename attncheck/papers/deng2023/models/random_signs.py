@@ -128,8 +128,25 @@ def binomial_maxima(w: int, counts, rng: np.random.Generator) -> np.ndarray:
     counts = np.asarray(counts)
     with np.errstate(divide="ignore"):
         target = np.log1p(-rng.random(counts.shape)) / np.maximum(counts, 1)
-    top = lo + np.searchsorted(log_cdf, target, side="left")
+    top = lo + search(log_cdf, target)
     return np.where(counts > 0, top, 0)
+
+
+SORTED_SEARCH = 1 << 20
+"""Table size from which :func:`search` sorts its queries first: a binary search per query misses the cache on a
+table this large (8 MiB and more), sorted queries walk it in order (about twice as fast at 1-2 million entries)."""
+
+
+def search(table, queries) -> np.ndarray:
+    """``np.searchsorted(table, queries, side="left")``, the same indices; on a table of SORTED_SEARCH entries or
+    more, through the sorted queries."""
+    if table.size < SORTED_SEARCH or queries.size < 1024:
+        return np.searchsorted(table, queries, side="left")
+    flat = queries.ravel()
+    order = np.argsort(flat)
+    out = np.empty(flat.size, np.intp)
+    out[order] = np.searchsorted(table, flat[order], side="left")
+    return out.reshape(queries.shape)
 
 
 def segment_maxima(values, counts) -> np.ndarray:

@@ -352,21 +352,72 @@ def top_score(c, Y):
     X = 1_{dxd}, where the rows of a query class are equal and c_{j0} takes one value on
     all identity columns but the j3-residue one, so one partition of y serves every row.
     """
-    c = np.asarray(c)
+    return top_scores([c], Y)[0]
+
+
+def top_scores(cs, Y) -> list:
+    """:func:`top_score` of each c of ``cs`` (float64 or mpmath arrays) for one Y: in float64 each chunk of Y is
+    converted once for all of them, and a c equal to an earlier one (a network theorem that reads one network
+    twice) reuses its maximum; the same numbers as :func:`top_score` of each."""
     Y = np.asarray(Y)
-    if c.dtype != object:  # equal rows (the 'same' and 'own' classes under X = 1) counted once
-        rows = np.unique(c, axis=0).T
+    cs = [np.asarray(c) for c in cs]
+    keys = [c.tobytes() if c.dtype != object else (c.shape, tuple(c.ravel())) for c in cs]
+    distinct = {}  # key -> index into cs of its first occurrence
+    for i, key in enumerate(keys):
+        distinct.setdefault(key, i)
+    first = list(distinct.values())
+    tops = {}
+    floats = [i for i in first if cs[i].dtype != object]
+    if floats:  # equal rows (the 'same' and 'own' classes under X = 1) counted once
+        rows = {i: np.unique(cs[i], axis=0).T for i in floats}
         step = max(1, _CHUNK // max(1, Y[0].size))
-        return np.concatenate([np.max(np.asarray(Y[i:i + step], np.float64) @ rows, axis=(-2, -1))
-                               for i in range(0, len(Y), step)])
-    approx = np.stack([inner(c[q].astype(float), Y) for q in range(len(c))], axis=-1)
-    return _top_score_mp(c, Y, approx)
+        parts = {i: [] for i in floats}
+        for s in range(0, len(Y), step):
+            chunk = np.asarray(Y[s:s + step], np.float64)
+            for i in floats:
+                parts[i].append(np.max(chunk @ rows[i], axis=(-2, -1)))
+        tops.update({i: np.concatenate(parts[i]) for i in floats})
+    for i in first:
+        if cs[i].dtype == object:
+            c = cs[i]
+            approx = np.stack([inner(c[q].astype(float), Y) for q in range(len(c))], axis=-1)
+            tops[i] = _top_score_mp(c, Y, approx)
+    return [tops[distinct[key]] for key in keys]
 
 
 def _top_score_mp(c, Y, approx):
     """The maximum in mpmath, evaluating only the (column, class) pairs whose float64 value is
     within 1e-9 of the float64 maximum, relative to the size of the terms: float64 errs by
-    ~1e-15 there, so no other pair can be the maximum."""
+    ~1e-15 there, so no other pair can be the maximum.
+
+    Each distinct (class, group sums) pair among them is evaluated once (group sums are small
+    integers, so near-ties repeat across columns and draws) and the distinct values are ranked
+    once; a draw's maximum is the value of its highest-ranked pair: the same mpmath numbers as
+    evaluating every pair of every draw (:func:`_top_score_mp_plain`)."""
+    size = np.stack([inner(np.abs(c[q].astype(float)), np.abs(Y)) for q in range(len(c))], axis=-1)
+    flat, size = approx.reshape(len(Y), -1), size.reshape(len(Y), -1)
+    near = flat >= flat.max(axis=1, keepdims=True) - 1e-9 * size.max(axis=1, keepdims=True)
+    classes = len(c)
+    draw, j = np.nonzero(near)  # row-major: each draw's pairs together, every draw has one (its maximum)
+    if len(draw) == 0:
+        return np.empty(0, dtype=object)
+    sums = Y[draw, j // classes]
+    keys = np.concatenate([(j % classes).astype(sums.dtype)[:, None], sums], axis=1)
+    unique, which = np.unique(keys, axis=0, return_inverse=True)
+    values = [inner(c[int(u[0])], u[1:]) for u in unique]
+    order = sorted(range(len(values)), key=values.__getitem__)
+    rank = np.empty(len(values), np.int64)
+    rank[order] = np.arange(len(values))
+    starts = np.flatnonzero(np.r_[True, draw[1:] != draw[:-1]])
+    best = np.maximum.reduceat(rank[np.ravel(which)], starts)
+    out = np.empty(len(Y), dtype=object)
+    for i, r in zip(draw[starts], best, strict=True):
+        out[i] = values[order[r]]
+    return out
+
+
+def _top_score_mp_plain(c, Y, approx):
+    """:func:`_top_score_mp` pair by pair (the reference its tests compare with)."""
     size = np.stack([inner(np.abs(c[q].astype(float)), np.abs(Y)) for q in range(len(c))], axis=-1)
     flat, size = approx.reshape(len(Y), -1), size.reshape(len(Y), -1)
     near = flat >= flat.max(axis=1, keepdims=True) - 1e-9 * size.max(axis=1, keepdims=True)
