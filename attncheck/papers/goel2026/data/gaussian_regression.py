@@ -24,6 +24,13 @@ def sym_sqrt(S: np.ndarray, power: float = 0.5) -> np.ndarray:
     return (Q * w[..., None, :] ** power) @ np.swapaxes(Q, -1, -2)
 
 
+def sym_powers(S: np.ndarray, *powers: float) -> tuple[np.ndarray, ...]:
+    """(S^p for p in ``powers``) from one eigendecomposition: each the same array as ``sym_sqrt(S, p)``."""
+    w, Q = np.linalg.eigh(S)
+    Qt = np.swapaxes(Q, -1, -2)
+    return tuple((Q * w[..., None, :] ** p) @ Qt for p in powers)
+
+
 @dataclass(frozen=True)
 class Problem:
     """(Sigma, M, sigma): covariance d x d, regression matrix k x d, noise level."""

@@ -52,18 +52,8 @@ def gap_too_small(Q) -> bool:
 def angular_mean(Q, xp):
     """(1/2pi) int_0^{2pi} dphi / (1 - 2 u^T Q u), u = (cos phi, sin phi): E exp(z^T Q z) after the radial
     integral int_0^inf r e^{-r^2 (1 - 2u^T Q u)/2} dr = 1/(1 - 2u^T Q u)."""
-    if xp.precise:  # uQu has period pi: integrate over half a period, split geometrically at the peak
-        phi0 = mpmath.atan2(2 * Q[0][1], Q[0][0] - Q[1][1]) / 2  # direction of the largest eigenvalue
-
-        def f(phi):
-            c, s = mpmath.cos_sin(phi)
-            return 1 / (1 - 2 * (Q[0][0] * c * c + 2 * Q[0][1] * c * s + Q[1][1] * s * s))
-
-        w = mpmath.sqrt(1 - (Q[0][0] + Q[1][1]) - mpmath.sqrt((Q[0][0] - Q[1][1]) ** 2 + 4 * Q[0][1] ** 2))
-        offs = [w * 8 ** j for j in range(40) if w * 8 ** j < mpmath.pi / 2]
-        pts = [phi0 - mpmath.pi / 2] + [phi0 - o for o in reversed(offs)] + [phi0] + \
-              [phi0 + o for o in offs] + [phi0 + mpmath.pi / 2]
-        return mpmath.quad(f, pts) / mpmath.pi
+    if xp.precise:
+        return _angular_mean_mp(Q)
     if gap_too_small(Q):
         return float("nan")  # float64 cannot resolve the peak: let mpmath decide
     N, prev = 256, None
@@ -77,6 +67,41 @@ def angular_mean(Q, xp):
         prev, N = val, 2 * N
         # the even nodes 2 pi (2k) / N are those of N / 2 to the bit (N a power of 2): evaluate only the odd ones
         f = np.stack([f, _integrand(Q, np.arange(1, N, 2), N)], axis=1).ravel()
+
+
+def _angular_mean_mp(Q):
+    """:func:`angular_mean` in mpmath, in the eigen-angle of Q: 2 u^T Q u = 2t + 2r cos 2psi (t = tr Q / 2,
+    r = ((Q_00 - Q_11)^2 / 4 + Q_01^2)^{1/2}, psi the angle from Q's top eigenvector), so the integrand is
+    1 / (g + 4r sin^2 psi) with g = 1 - 2t - 2r = 1 - lambda_max(2Q) (the gap, formed once, not at every node), even
+    and of period pi in psi: tanh-sinh on [0, pi/2], split geometrically at the peak psi = 0, doubled. The same
+    integral as :func:`_angular_mean_mp_direct` (the full period about the peak, 1 - 2 u^T Q u at each node), at
+    half the nodes and one sine per node."""
+    t = (Q[0][0] + Q[1][1]) / 2
+    r = mpmath.sqrt((Q[0][0] - Q[1][1]) ** 2 / 4 + Q[0][1] ** 2)
+    g = 1 - 2 * t - 2 * r
+
+    def f(psi):
+        return 1 / (g + 4 * r * mpmath.sin(psi) ** 2)
+
+    w = mpmath.sqrt(g)
+    offs = [w * 8 ** j for j in range(40) if w * 8 ** j < mpmath.pi / 2]
+    return 2 * mpmath.quad(f, [0] + offs + [mpmath.pi / 2]) / mpmath.pi
+
+
+def _angular_mean_mp_direct(Q):
+    """The plain mpmath form of :func:`angular_mean` (the reference for :func:`_angular_mean_mp`): uQu has period
+    pi, so integrate 1 / (1 - 2 u^T Q u) over one period about the peak, split geometrically at it."""
+    phi0 = mpmath.atan2(2 * Q[0][1], Q[0][0] - Q[1][1]) / 2  # direction of the largest eigenvalue
+
+    def f(phi):
+        c, s = mpmath.cos_sin(phi)
+        return 1 / (1 - 2 * (Q[0][0] * c * c + 2 * Q[0][1] * c * s + Q[1][1] * s * s))
+
+    w = mpmath.sqrt(1 - (Q[0][0] + Q[1][1]) - mpmath.sqrt((Q[0][0] - Q[1][1]) ** 2 + 4 * Q[0][1] ** 2))
+    offs = [w * 8 ** j for j in range(40) if w * 8 ** j < mpmath.pi / 2]
+    pts = [phi0 - mpmath.pi / 2] + [phi0 - o for o in reversed(offs)] + [phi0] + \
+          [phi0 + o for o in offs] + [phi0 + mpmath.pi / 2]
+    return mpmath.quad(f, pts) / mpmath.pi
 
 
 def _integrand(Q, k, N):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attncheck.papers.goel2026.data.gaussian_regression import Problem, sym_sqrt
+from attncheck.papers.goel2026.data.gaussian_regression import Problem, sym_powers
 from attncheck.papers.goel2026.models import softmax_regression as sr
 
 
@@ -30,9 +30,13 @@ def data_moments(x, y):
 
 def spectral_init(S_hat, M_hat):
     """(A_0, B_0) = (U D^{1/2} Sigma_hat^{-1/2}, Sigma_hat^{-1/2} V D^{1/2} Sigma_hat^{-1/2}),
-    M_hat Sigma_hat^{1/2} = U D V^T (step 2); batched over datasets."""
-    Z0 = sr.base_of(M_hat @ sym_sqrt(S_hat))
-    return sr.unlift(Z0, S_hat, M_hat.shape[-2])
+    M_hat Sigma_hat^{1/2} = U D V^T (step 2); batched over datasets. Sigma_hat^{1/2} and Sigma_hat^{-1/2} come from
+    one eigendecomposition (``sym_powers``): the same arrays as ``sr.unlift(sr.base_of(M_hat @ sym_sqrt(S_hat)), S_hat,
+    k)``, with one batched ``eigh`` instead of two."""
+    Sh, Si = sym_powers(S_hat, 0.5, -0.5)
+    Z0 = sr.base_of(M_hat @ Sh)
+    k = M_hat.shape[-2]
+    return Z0[..., :k, :] @ Si, Si @ Z0[..., k:, :] @ Si
 
 
 def precondition(gA, gB, S_hat_inv):
