@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attncheck import lazy
+from attncheck.core import lazy
 from attncheck.core.claims import check_probability
 
 _st = lazy.module("scipy.stats")  # imported at the first test or fit

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck import lazy
+from attncheck.core import lazy
 
 qmc = lazy.module("scipy.stats.qmc")  # SciPy's stats only where a design is drawn
 

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from attncheck import lazy
+from attncheck.core import lazy
 from attncheck.numeric.interval import ARB, ObjectXP, Undecided, as_scalar
 
 #: SymPy and python-flint are imported at the first exact evaluation

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from attncheck import lazy
+from attncheck.core import lazy
 
 flint = lazy.module("flint")  # python-flint is imported at the first ball
 

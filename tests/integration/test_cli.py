@@ -72,7 +72,7 @@ def test_loading_claims_imports_what_running_them_needs_only(tmp_path):
     imports no engine, SciPy, SymPy, python-flint, matplotlib or torch; one that also runs a deterministic user
     claim imports SciPy and the engine, still no SymPy, python-flint (exact arithmetic, certification),
     matplotlib (figures) or torch (the papers that use it). Each loads where it is used: lazily, by
-    attncheck.lazy or an import inside the function."""
+    attncheck.core.lazy or an import inside the function."""
     f = tmp_path / "claims.py"
     f.write_text(USER_FILE)
     heavy = ("attncheck.engine", "scipy", "sympy", "flint", "matplotlib", "torch")
