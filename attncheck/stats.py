@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as _st
 
+from attncheck.core import lazy
 from attncheck.core.claims import check_probability
+
+_st = lazy.module("scipy.stats")  # imported at the first test or fit
 
 
 def _check_alpha(alpha: float) -> None:

@@ -21,7 +21,10 @@ from typing import Any
 
 import numpy as np
 from hypothesis import strategies as st
-from scipy.stats import qmc
+
+from attncheck.core import lazy
+
+qmc = lazy.module("scipy.stats.qmc")  # SciPy's stats only where a design is drawn
 
 #: relative offset of the "just inside" points from a boundary
 INSIDE = (1e-9, 1e-6, 1e-3)

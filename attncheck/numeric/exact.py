@@ -23,10 +23,12 @@ import dataclasses
 from fractions import Fraction
 
 import numpy as np
-import sympy
-from flint import arb
 
+from attncheck.core import lazy
 from attncheck.numeric.interval import ARB, ObjectXP, Undecided, as_scalar
+
+#: SymPy and python-flint are imported at the first exact evaluation
+sympy, flint = lazy.module("sympy"), lazy.module("flint")
 
 #: operations of one exact evaluation (each arithmetic operation or function of one value)
 MAX_OPS = 20_000
@@ -100,8 +102,9 @@ def _forms(e):
         yield sympy.expand_log(e)
 
 
-def _ball(e) -> arb:
+def _ball(e) -> flint.arb:
     """An arb ball enclosing the number ``e`` at the current precision (TypeError for what it cannot enclose)."""
+    arb = flint.arb
     if e.is_Rational:
         return arb(int(e.p)) / arb(int(e.q))
     if e is sympy.E:

@@ -16,7 +16,10 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 import numpy as np
-from flint import arb, ctx
+
+from attncheck.core import lazy
+
+flint = lazy.module("flint")  # python-flint is imported at the first ball
 
 
 class Undecided(ArithmeticError):
@@ -27,7 +30,8 @@ class BranchesOnData(TypeError):
     """An evaluator asked a ball for one float value (``float(x)``): it branches on data."""
 
 
-def _arb(v) -> arb:
+def _arb(v) -> flint.arb:
+    arb = flint.arb
     if isinstance(v, Ball):
         return v.x
     if isinstance(v, arb):
@@ -53,14 +57,14 @@ class Ball:
     def __radd__(self, o): return _lift(o, lambda b: Ball(b + self.x))
     def __sub__(self, o):
         if isinstance(o, Ball) and o.x is self.x:  # one quantity minus itself (e.g. S - max S at the max): 0
-            return Ball(arb(0))
+            return Ball(flint.arb(0))
         return _lift(o, lambda b: Ball(self.x - b))
     def __rsub__(self, o): return _lift(o, lambda b: Ball(b - self.x))
     def __mul__(self, o): return _lift(o, lambda b: Ball(self.x * b))
     def __rmul__(self, o): return _lift(o, lambda b: Ball(b * self.x))
     def __truediv__(self, o):
         if isinstance(o, Ball) and o.x is self.x and not o.x.contains(0):  # one nonzero quantity over itself
-            return Ball(arb(1))
+            return Ball(flint.arb(1))
         return _lift(o, lambda b: Ball(self.x / b))
     def __rtruediv__(self, o): return _lift(o, lambda b: Ball(b / self.x))
     def __neg__(self): return Ball(-self.x)
@@ -202,6 +206,7 @@ class ARB(ObjectXP):
     @contextmanager
     def context(self):
         """Work at ``prec`` bits for this computation; the previous precision is restored."""
+        ctx = flint.ctx
         old = ctx.prec
         ctx.prec = self.prec
         try:

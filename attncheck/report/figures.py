@@ -8,11 +8,6 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from matplotlib.ticker import FixedLocator, NullLocator
-
-from attncheck.core.plotting import pyplot
-
-plt = pyplot()
 
 def claim_figure_name(claim_id: str) -> str:
     """The figure's file name, relative to the report's figures/ folder."""
@@ -56,6 +51,8 @@ def _deterministic(ax, r: dict, path: list[dict]) -> None:
     ax.axhline(0.0, color="k", lw=1, ls="--")
     ax.set_xscale("log")
     ax.set_yscale("symlog", linthresh=linthresh)
+    from matplotlib.ticker import FixedLocator, NullLocator
+
     ticks = symlog_ticks(slack, linthresh)
     ax.yaxis.set_major_locator(FixedLocator(ticks))
     ax.yaxis.set_minor_locator(NullLocator())
@@ -97,6 +94,9 @@ def claim_figure(r: dict, out_dir) -> Path | None:
     path = r["evidence"].get("path")
     if not path or not all(p.get("worst") for p in path):
         return None
+    from attncheck.core.plotting import pyplot  # matplotlib only where a figure is drawn
+
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(5.5, 3.4))
     if r["kind"] == "asymptotic":
         ax.loglog([_n(p["point"]) for p in path], [p["worst"]["implied_constant"] for p in path], "o-",

@@ -32,15 +32,14 @@ def _child(profile: str, scratch: str, seed: int, runners) -> None:
 
 
 class Experiments:
-    """``experiments.run_all(profile, ..., seed)`` started now in a spawned child; :meth:`finish` waits for it."""
+    """``experiments.run_all(profile, ..., seed)`` started now in a spawned child; :meth:`finish` waits for it.
+    ``runners``: every paper's (None), found by the child: the parent does not import the papers' experiments (torch
+    among them), which a spawned child imports again to unpickle them."""
 
     def __init__(self, profile: str, seed: int, runners=None):
-        from attncheck.run import experiments
-
         self.scratch = Path(tempfile.mkdtemp(prefix="attncheck-experiments-"))
         self.proc = multiprocessing.get_context("spawn").Process(
-            target=_child, args=(profile, str(self.scratch), seed,
-                                 experiments.all_runners() if runners is None else runners), daemon=True)
+            target=_child, args=(profile, str(self.scratch), seed, runners), daemon=True)
         # An ignored SIGINT survives fork and exec (a blocked one does not: spawn resets the mask), so the child
         # ignores Ctrl-C before its interpreter starts; the parent ignores it only while it forks.
         main = threading.current_thread() is threading.main_thread()  # only the main thread may set handlers

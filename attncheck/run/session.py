@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 
-from attncheck import certify, engine, papers
+from attncheck import certify, papers
 from attncheck.core.claims import Claim, Verdict
 from attncheck.core.profiles import Profile, get_profile
 from attncheck.report import labels
@@ -21,6 +21,8 @@ def run_claim(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_r
     """One claim's results.json record: the engine's verdict, then certification, with BLAS on one thread
     and torch on one thread (:func:`attncheck.run.threads.one_thread`: the same numbers in every front end, no
     oversubscription) and the command that replays it."""
+    from attncheck import engine  # SciPy and Hypothesis' engine only where a claim runs, not in an xdist controller
+
     profile = profile if isinstance(profile, Profile) else get_profile(profile)
     with threads.one_thread(), warnings.catch_warnings():
         # a Dask worker's own threads use the global `random` module while Hypothesis draws, which Hypothesis

@@ -1,4 +1,5 @@
 """The experiments of an xdist report in a child process beside the claims (attncheck/background.py)."""
+import functools
 import json
 import os
 import time
@@ -8,7 +9,7 @@ import planted_experiments as toy
 import pytest
 
 from attncheck import cli
-from attncheck.run import experiments, threads
+from attncheck.run import background, experiments, threads
 from attncheck.run.background import Experiments
 
 CLAIMS = Path(__file__).resolve().parents[1] / "support" / "dask_claims.py"
@@ -40,7 +41,8 @@ def test_stop_ends_a_running_child_at_once():
 
 
 def test_a_report_runs_its_experiments_beside_the_claims(tmp_path, monkeypatch):
-    monkeypatch.setattr(experiments, "all_runners", lambda: [toy.drawing])
+    # the report's child finds every paper's runners itself (the parent imports none): the toy one is handed to it
+    monkeypatch.setattr(background, "Experiments", functools.partial(Experiments, runners=[toy.drawing]))
     out = tmp_path / "rep"
     # the planted claims at a tenth of their budgets: their verdicts do not depend on it, the claims' run does not
     assert cli.main(["report", "--profile", "quick", "--scale", "0.1", "--claims", str(CLAIMS), "-n", "2", "--out",

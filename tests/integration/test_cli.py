@@ -2,6 +2,7 @@
 import json
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,31 @@ def test_the_command_line_is_parsed_before_the_engine_loads():
             "print(sorted(m for m in ('attncheck.engine', 'scipy', 'sympy', 'hypothesis') if m in sys.modules))")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     assert res.returncode == 0 and res.stdout.strip() == "[]", res.stdout + res.stderr
+
+
+def test_loading_claims_imports_what_running_them_needs_only(tmp_path):
+    """A process that loads claims and the plugin (an xdist controller, `attncheck list`, the report's parent)
+    imports no engine, SciPy, SymPy, python-flint, matplotlib or torch; one that also runs a deterministic user
+    claim imports SciPy and the engine, still no SymPy, python-flint (exact arithmetic, certification),
+    matplotlib (figures) or torch (the papers that use it). Each loads where it is used: lazily, by
+    attncheck.core.lazy or an import inside the function."""
+    f = tmp_path / "claims.py"
+    f.write_text(USER_FILE)
+    heavy = ("attncheck.engine", "scipy", "sympy", "flint", "matplotlib", "torch")
+    code = textwrap.dedent(f"""
+        import sys
+        from attncheck.run import loader, session
+        from attncheck.core.profiles import get_profile
+        import attncheck.pytest_plugin, attncheck.report.writer, attncheck.report.html
+        claims = {{c.id: c for c in loader.load([{str(f)!r}])}}
+        session.papers_of([{{"paper": "mine"}}])
+        print(sorted(m for m in {heavy!r} if m in sys.modules))
+        rec = session.run_claim(claims["mine/fact-1/true"], get_profile("quick", 0.1), 0, 1)
+        print(rec["verdict"], sorted(m for m in {heavy!r} if m in sys.modules))
+    """)
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stdout.splitlines() == ["[]", "HOLDS ['attncheck.engine', 'scipy']"], res.stdout + res.stderr
 
 
 def test_replay_does_not_depend_on_which_modules_are_loaded(tmp_path):

@@ -75,11 +75,28 @@ def _strip(recs):
     return recs
 
 
-def test_xdist_aggregation_matches_a_single_process(user_report, tmp_path):
+#: an earlier report's times: longest first, fact-1/false then fact-3/stated, then fact-1/true; the others unknown
+PAST = {"claims": [{"id": "mine/fact-1/true", "evidence": {"seconds": 0.1}},
+                   {"id": "mine/fact-1/false", "evidence": {"seconds": 9.0}},
+                   {"id": "mine/fact-3/stated", "evidence": {"seconds": 2.0}}]}
+
+
+@pytest.fixture(scope="module")
+def xdist_report(tmp_path_factory):
+    """One ``-n 2 --attncheck-report`` run of the user file, in the order of :data:`PAST` (order never changes a
+    result): (the finished process, its report folder), for the tests that read it."""
+    tmp = tmp_path_factory.mktemp("xdist")
+    past = tmp / "past.json"
+    past.write_text(json.dumps(PAST))
+    return _pytest(tmp, "-n", "2", SMALL, f"--attncheck-order-from={past}", "--attncheck-report", str(tmp / "two")), \
+        tmp / "two"
+
+
+def test_xdist_aggregation_matches_a_single_process(user_report, xdist_report):
     one, rep = user_report
-    two = _pytest(tmp_path, "-n", "2", SMALL, "--attncheck-report", str(tmp_path / "two"))
+    two, rep2 = xdist_report
     assert one.returncode == two.returncode == 1
-    a, b = _strip(_records(rep)[1]), _strip(_records(tmp_path / "two")[1])
+    a, b = _strip(_records(rep)[1]), _strip(_records(rep2)[1])
     assert sorted(a) == sorted(b) and len(a) == 5  # nothing lost, nothing counted twice
     assert a == b  # identical verdicts, counts and evidence
     assert "received twice" not in two.stdout
@@ -229,20 +246,18 @@ def test_figures_are_drawn_where_the_claims_ran(tmp_path):
     assert (tmp_path / "rep" / "figures" / "mine_fact-5_path.png").stat().st_size > 1000
 
 
-def test_claims_run_longest_first_by_an_earlier_report(tmp_path):
+def test_claims_run_longest_first_by_an_earlier_report(tmp_path, xdist_report):
     """The order xdist hands out (issue 11: the report phase must not undo xdist): an earlier report's times put the
     long claims first, claims it does not know before them, and the collected order is the same on every worker."""
     from attncheck.run.schedule import longest_first, past_seconds
 
     past = tmp_path / "past.json"
-    past.write_text(json.dumps({"claims": [{"id": "mine/fact-1/true", "evidence": {"seconds": 0.1}},
-                                           {"id": "mine/fact-1/false", "evidence": {"seconds": 9.0}},
-                                           {"id": "mine/fact-3/stated", "evidence": {"seconds": 2.0}}]}))
+    past.write_text(json.dumps(PAST))
     assert past_seconds(tmp_path / "missing.json") == {} and past_seconds(past)["mine/fact-1/false"] == 9.0
     assert longest_first(["a", "b", "c"], {"a": 1.0, "c": 5.0}) == [1, 2, 0]
     res = _pytest(tmp_path, "--collect-only", "-q", f"--attncheck-order-from={past}")
     ids = [line.rsplit("::", 1)[1] for line in res.stdout.splitlines() if "::" in line]
     assert ids == ["mine/fact-2/coin", "mine/fact-3/corrected", "mine/fact-1/false", "mine/fact-3/stated",
                    "mine/fact-1/true"]
-    res = _pytest(tmp_path, "-n", "2", SMALL, "-v", f"--attncheck-order-from={past}")
+    res = xdist_report[0]  # the user file on two workers in this order
     assert res.returncode == 1 and "different tests were collected" not in res.stdout + res.stderr

@@ -122,8 +122,9 @@ def test_deterministic_figures_have_few_symlog_labels_and_refuted_markers(tmp_pa
     rec = {"id": "p/lemma-1.1/part-1", "kind": "inequality", "verdict": "REFUTED", "evidence": {"path": path}}
     ticks = figures.symlog_ticks([p["worst"]["relative_slack"] for p in path], 1e-12)
     assert len(ticks) <= 9 and 0.0 in ticks
-    import matplotlib.pyplot as plt
+    from attncheck.core.plotting import pyplot
 
+    plt = pyplot()
     fig, ax = plt.subplots()
     figures._deterministic(ax, rec, path)
     handles, labels = ax.get_legend_handles_labels()
