@@ -407,3 +407,42 @@ def test_attgd_is_the_plain_update_bit_for_bit(data, normalized):
             for planted in (59, 61):  # an off-by-one in the number of steps
                 assert not np.array_equal(md.attgd(d, W0, p, 0.1, planted, normalized=normalized)[-1], ref[-1])
     assert np.any(ref[-1][:, 3] != 0) and np.array_equal(ref[-1][:, 3], ref[0][:, 3])
+
+
+def test_fused_attgd_is_the_step_by_step_loop_bit_for_bit(monkeypatch):
+    """attgd's fused run (_FusedRun: Gradient's and MirrorStep's operations into buffers held for the run) equals the
+    step-by-step Gradient/MirrorStep loop (plain=True) bit for bit on the main theorem's runs (Section 4.1 data,
+    normalized, eta = 0.1, p in {1.75, 2, 3}) and on un-normalized runs with p in {1.25, 4}, continued from a recorded
+    iterate as theorem_runs.long_run does; a W(0) in Fortran order (plain loop) and scores that overflow (softmax's
+    log-domain path inside the fused run) agree too. Planted: the scores summed in another order (a batched matmul
+    instead of einsum) are caught."""
+    from attncheck.papers.julistiono2024.data.mirror_descent import section_4_1
+
+    for seed, p, normalized in [(0, 1.75, True), (1, 2.0, True), (2, 3.0, True), (3, 1.25, False), (4, 4.0, False)]:
+        data = section_4_1(seed)
+        W0 = np.random.default_rng(seed).standard_normal((10, 10))
+        ref = md.attgd(data, W0, p, 0.1, 300, normalized=normalized, every=20, plain=True)
+        fused = md.attgd(data, W0, p, 0.1, 300, normalized=normalized, every=20)
+        assert fused.tobytes() == ref.tobytes()
+        more = md.attgd(data, ref[-1], p, 0.1, 200, normalized=normalized, every=50)
+        assert more.tobytes() == md.attgd(data, ref[-1], p, 0.1, 200, normalized=normalized, every=50,
+                                          plain=True).tobytes()
+    F = np.asfortranarray(W0)
+    assert np.array_equal(md.attgd(data, F, 2.0, 0.1, 30, normalized=True, every=10),
+                          md.attgd(data, F, 2.0, 0.1, 30, normalized=True, every=10, plain=True))
+    with np.errstate(all="ignore"):
+        huge = 1e306 * W0
+        assert np.array_equal(md.attgd(data, huge, 3.0, 0.1, 3), md.attgd(data, huge, 3.0, 0.1, 3, plain=True),
+                              equal_nan=True)
+    data = section_4_1(0)
+    ref = md.attgd(data, W0, 1.75, 0.1, 100, normalized=True, every=100, plain=True)
+    real = md._einsum
+
+    def planted(spec, *ops, out):  # the scores by a batched matmul: the same products, summed in BLAS's order
+        if spec != "itd,id->it":
+            return real(spec, *ops, out=out)
+        out[...] = np.matmul(ops[0], ops[1][:, :, None])[..., 0]
+        return out
+
+    monkeypatch.setattr(md, "_einsum", planted)
+    assert not np.array_equal(md.attgd(data, W0, 1.75, 0.1, 100, normalized=True, every=100), ref)
