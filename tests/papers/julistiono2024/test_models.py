@@ -446,3 +446,32 @@ def test_fused_attgd_is_the_step_by_step_loop_bit_for_bit(monkeypatch):
 
     monkeypatch.setattr(md, "_einsum", planted)
     assert not np.array_equal(md.attgd(data, W0, 1.75, 0.1, 100, normalized=True, every=100), ref)
+
+
+def test_bregman_to_a_fixed_point_is_bregman_bit_for_bit(monkeypatch):
+    """BregmanTo (bregman and normalize in float64 with the fixed point's terms formed once; cone_direction's
+    bisection) equals bregman and normalize bit for bit: p in {1.1, 1.5, 2, 3, 4, 6} (1.5 and 2 take numpy's sqrt and
+    square fast paths), pairs far apart, near-equal (the series branch), with exact zeros and sign changes; and
+    cone_direction's points equal those of the plain calls. Planted: the leading series coefficient binom(p, 2) one ulp high is caught."""
+    from attncheck.papers.julistiono2024.models.att_svm import cone_direction, reference_geometry
+
+    rng = np.random.default_rng(21)
+    for p in (1.1, 1.5, 2.0, 3.0, 4.0, 6.0):
+        x = md.normalize(rng.standard_normal((10, 10)), p)
+        x[rng.random((10, 10)) < 0.1] = 0.0
+        to_x = md.BregmanTo(x, p)
+        for rel in (1.0, 1e-2, 1e-4, 1e-9, 0.0):
+            y = x * (1 + rel * rng.standard_normal((10, 10)))
+            y[0, 0], y[1, 1] = 0.0, -y[1, 1]
+            assert to_x(y).tobytes() == md.bregman(x, y, p).tobytes()
+            assert to_x.normalize(y).tobytes() == md.normalize(y, p).tobytes()
+    for p in (1.5, 2.0, 4.0):
+        geom = reference_geometry(0, p)
+        for u in (1e-9, 0.5, 1.0):
+            E = np.random.default_rng(3).standard_normal((10, 10))
+            assert cone_direction(geom, u, E).tobytes() == cone_direction(geom, u, E, plain=True).tobytes()
+    x = md.normalize(rng.standard_normal((10, 10)), 3.0)
+    y = x * (1 + 1e-5 * rng.standard_normal((10, 10)))
+    ref, real = md.bregman(x, y, 3.0), md._binomials(3.0)
+    monkeypatch.setattr(md, "_binomials", lambda p: np.concatenate([real[:1], [np.nextafter(real[1], np.inf)], real[2:]]))
+    assert md.BregmanTo(x, 3.0)(y) != ref
