@@ -407,3 +407,71 @@ def test_attgd_is_the_plain_update_bit_for_bit(data, normalized):
             for planted in (59, 61):  # an off-by-one in the number of steps
                 assert not np.array_equal(md.attgd(d, W0, p, 0.1, planted, normalized=normalized)[-1], ref[-1])
     assert np.any(ref[-1][:, 3] != 0) and np.array_equal(ref[-1][:, 3], ref[0][:, 3])
+
+
+def test_fused_attgd_is_the_step_by_step_loop_bit_for_bit(monkeypatch):
+    """attgd's fused run (_FusedRun: Gradient's and MirrorStep's operations into buffers held for the run) equals the
+    step-by-step Gradient/MirrorStep loop (plain=True) bit for bit on the main theorem's runs (Section 4.1 data,
+    normalized, eta = 0.1, p in {1.75, 2, 3}) and on un-normalized runs with p in {1.25, 4}, continued from a recorded
+    iterate as theorem_runs.long_run does; a W(0) in Fortran order (plain loop) and scores that overflow (softmax's
+    log-domain path inside the fused run) agree too. Planted: the scores summed in another order (a batched matmul
+    instead of einsum) are caught."""
+    from attncheck.papers.julistiono2024.data.mirror_descent import section_4_1
+
+    for seed, p, normalized in [(0, 1.75, True), (1, 2.0, True), (2, 3.0, True), (3, 1.25, False), (4, 4.0, False)]:
+        data = section_4_1(seed)
+        W0 = np.random.default_rng(seed).standard_normal((10, 10))
+        ref = md.attgd(data, W0, p, 0.1, 300, normalized=normalized, every=20, plain=True)
+        fused = md.attgd(data, W0, p, 0.1, 300, normalized=normalized, every=20)
+        assert fused.tobytes() == ref.tobytes()
+        more = md.attgd(data, ref[-1], p, 0.1, 200, normalized=normalized, every=50)
+        assert more.tobytes() == md.attgd(data, ref[-1], p, 0.1, 200, normalized=normalized, every=50,
+                                          plain=True).tobytes()
+    F = np.asfortranarray(W0)
+    assert np.array_equal(md.attgd(data, F, 2.0, 0.1, 30, normalized=True, every=10),
+                          md.attgd(data, F, 2.0, 0.1, 30, normalized=True, every=10, plain=True))
+    with np.errstate(all="ignore"):
+        huge = 1e306 * W0
+        assert np.array_equal(md.attgd(data, huge, 3.0, 0.1, 3), md.attgd(data, huge, 3.0, 0.1, 3, plain=True),
+                              equal_nan=True)
+    data = section_4_1(0)
+    ref = md.attgd(data, W0, 1.75, 0.1, 100, normalized=True, every=100, plain=True)
+    real = md._einsum
+
+    def planted(spec, *ops, out):  # the scores by a batched matmul: the same products, summed in BLAS's order
+        if spec != "itd,id->it":
+            return real(spec, *ops, out=out)
+        out[...] = np.matmul(ops[0], ops[1][:, :, None])[..., 0]
+        return out
+
+    monkeypatch.setattr(md, "_einsum", planted)
+    assert not np.array_equal(md.attgd(data, W0, 1.75, 0.1, 100, normalized=True, every=100), ref)
+
+
+def test_bregman_to_a_fixed_point_is_bregman_bit_for_bit(monkeypatch):
+    """BregmanTo (bregman and normalize in float64 with the fixed point's terms formed once; cone_direction's
+    bisection) equals bregman and normalize bit for bit: p in {1.1, 1.5, 2, 3, 4, 6} (1.5 and 2 take numpy's sqrt and
+    square fast paths), pairs far apart, near-equal (the series branch), with exact zeros and sign changes; and
+    cone_direction's points equal those of the plain calls. Planted: the leading series coefficient binom(p, 2) one ulp high is caught."""
+    from attncheck.papers.julistiono2024.models.att_svm import cone_direction, reference_geometry
+
+    rng = np.random.default_rng(21)
+    for p in (1.1, 1.5, 2.0, 3.0, 4.0, 6.0):
+        x = md.normalize(rng.standard_normal((10, 10)), p)
+        x[rng.random((10, 10)) < 0.1] = 0.0
+        to_x = md.BregmanTo(x, p)
+        for rel in (1.0, 1e-2, 1e-4, 1e-9, 0.0):
+            y = x * (1 + rel * rng.standard_normal((10, 10)))
+            y[0, 0], y[1, 1] = 0.0, -y[1, 1]
+            assert to_x(y).tobytes() == md.bregman(x, y, p).tobytes()
+            assert to_x.normalize(y).tobytes() == md.normalize(y, p).tobytes()
+    for p in (1.5, 2.0, 4.0):
+        geom = reference_geometry(0, p)
+        for u in (1e-9, 0.5, 1.0):
+            E = np.random.default_rng(3).standard_normal((10, 10))
+            assert cone_direction(geom, u, E).tobytes() == cone_direction(geom, u, E, plain=True).tobytes()
+    x = md.normalize(rng.standard_normal((10, 10)), 3.0)
+    y = x * (1 + 1e-5 * rng.standard_normal((10, 10)))
+    ref, real = md.bregman(x, y, 3.0), md._binomials(3.0)
+    monkeypatch.setattr(md, "_binomials", lambda p: np.concatenate([real[:1], [np.nextafter(real[1], np.inf)], real[2:]]))
+    assert md.BregmanTo(x, 3.0)(y) != ref

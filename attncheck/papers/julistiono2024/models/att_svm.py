@@ -297,23 +297,28 @@ def reference_geometry(seed: int, p: float) -> ConeGeometry:
     return cone_geometry(data, optimal_tokens(data), p)
 
 
-def cone_direction(geom: ConeGeometry, u: float, E: np.ndarray) -> np.ndarray:
+def cone_direction(geom: ConeGeometry, u: float, E: np.ndarray, plain: bool = False) -> np.ndarray:
     """A unit direction bar W = normalize(bar W_mm + r E) with D_psi(bar W_mm, bar W) = u mu(alpha) (u in [0, 1]).
 
     r solves log D(r) = log(u mu(alpha)) (Brent's method on log r, bracketed by doubling), then is lowered by
     bisection until D(r) <= u mu(alpha), so the point lies in the cone C_{p, mu(alpha), R} (Section 1.7) by construction, on
-    its boundary at u = 1 (to rounding).
+    its boundary at u = 1 (to rounding). D is evaluated by :class:`mirror_descent.BregmanTo` (bregman's float64
+    values, about 80 calls a point); ``plain=True`` calls bregman and normalize themselves (the reference).
     """
     from scipy.optimize import brentq
 
-    from attncheck.papers.julistiono2024.models.mirror_descent import bregman, normalize
+    from attncheck.papers.julistiono2024.models.mirror_descent import BregmanTo, bregman, normalize
 
     p, Wbar = geom.p, normalize(geom.W_mm, geom.p)
     target = u * geom.mu_alpha()
     if target <= 0:
         return Wbar
     E, unit = E / lp_norm(E, p), normalize(Wbar, p)
-    D = lambda r: float(bregman(unit, normalize(Wbar + r * E, p), p))  # noqa: E731  (directional_bregman(Wbar, .))
+    if plain:
+        D = lambda r: float(bregman(unit, normalize(Wbar + r * E, p), p))  # noqa: E731  (directional_bregman(Wbar, .))
+    else:  # the same values without the backend's dispatch (BregmanTo, tested bit for bit against bregman)
+        to_unit = BregmanTo(unit, p)
+        D = lambda r: float(to_unit(to_unit.normalize(Wbar + r * E)))  # noqa: E731
     lo, hi = 0.0, 1e-8
     while D(hi) < target:
         lo, hi = hi, 2 * hi
