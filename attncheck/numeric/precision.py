@@ -223,6 +223,11 @@ def _sign_mp(value, scale, dps):
     return None
 
 
+def _relative(value, scale):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return value / np.maximum(np.abs(scale), 1e-300)
+
+
 def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = None,
           schedule: tuple[int, ...] = DPS_SCHEDULE, inputs=None):
     """Decide, element-wise, whether ``evaluate(xp) -> Slack`` holds.
@@ -249,20 +254,16 @@ def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = N
     stats = stats if stats is not None else Escalation()
     with np.errstate(over="ignore", invalid="ignore"):
         s = evaluate(F64, None)
-        value = np.array(s.value, dtype=float, ndmin=1)
-        scale = np.array(s.scale, dtype=float, ndmin=1)
-        if scale.shape != value.shape:
-            scale = np.broadcast_to(scale, value.shape).copy()
-        size = np.abs(scale)
+        value = np.atleast_1d(np.asarray(s.value, dtype=float)).copy()
+        scale = np.broadcast_to(np.atleast_1d(np.asarray(s.scale, dtype=float)), value.shape).copy()
         finite = np.isfinite(value) & np.isfinite(scale)
         ok = np.atleast_1d(s.holds(value)) & finite
-        rel = value / np.maximum(size, 1e-300)  # a positive divisor: overflow and inf / inf, ignored here, at most
-        ambiguous = ~finite | (np.abs(value) <= margin * size)
+    rel = _relative(value, scale)
     stats.evaluated += value.size
+    amb = np.flatnonzero(~finite | (np.abs(value) <= margin * np.abs(scale)))
     undecided = np.zeros(value.shape, bool)
     notes = []
-    if ambiguous.any():
-        amb = np.flatnonzero(ambiguous)
+    if amb.size:
         stats.escalated += amb.size
         pending = _escalate(evaluate, amb, ok, value, scale, rel, finite, stats, schedule)
         if pending.size:
@@ -270,7 +271,7 @@ def holds(evaluate, margin: float = DEFAULT_MARGIN, stats: Escalation | None = N
         undecided[pending] = True
         stats.undecided += pending.size
         ok[pending] = False
-    if inputs is not None and not ok.all():
+    if inputs is not None:
         _constants(evaluate, ok, undecided, rel, inputs, stats, notes)
     return Decided(ok, value, scale, undecided, rel, tuple(notes))
 
