@@ -40,6 +40,7 @@ from attncheck.papers.bombari2024.readings import (
     UPPER,
     UPPER_DEEP,
     WITNESS,
+    WS_SPACE,
     generator,
     log4_path_ok,
     seeds,
@@ -185,16 +186,11 @@ DRF_UNCHECKED = (ACTS_HE, RF_D_UNCHECKED,
 #: Theorem 2's probability 1 - exp(-c log^2 d) (bombari2024/probability-log2-d); Lemma C.2's is 1 - 2L exp(-ck)
 DRF_SHARED = (*RF_SHARED, PROB_LOG2D)
 DRF_SHARED_BY_K = tuple(DRAWS_BY_K if r is DRAWS else r for r in DRF_SHARED)
-#: the claims along n with a declared space (ws_space): the family's knob is drawn at its ends and middle only
+#: the claims along n with a declared space (ws_space, reading bombari2024/ws-space): the knob at its ends and middle
 KNOB_UNCHECKED = Unchecked(
     "the knob of the token families (noise level, rank fraction, ...) in (0, 1) other than 1/2", Reason.NOT_DRAWN,
-    "drawn in {0, 1/2, 1}, so that the optimizer spends no evaluations on it: the law of one draw's ratio depends "
-    "on X only through its row norms (sqrt(d) each, Assumption 1), since the blocks V_i and V flat(X) are jointly "
-    "Gaussian with X entering through ||x_i|| and sum_j ||x_j||^2 (models.random_features.rf_blocks)")
-DRF_SPACE_NOTE = ("a declared space (strategies.token_matrices.ws_space): d by its rank among the admissible d, so "
-                  "that one value names a case at every n; every point's worst case is re-evaluated at every other "
-                  "point (carry_worst), so that the trend follows one common set of cases, not the spread between "
-                  "independent searches")
+    "drawn in {0, 1/2, 1} so that the optimizer spends nothing on it; one draw's law depends on X only through its "
+    "row norms (reading bombari2024/ws-space)")
 
 
 @claim("bombari2024/theorem-2/main", kind="asymptotic", source="bombari2024 Section 4, Theorem 2, (4.4)",
@@ -212,9 +208,9 @@ def theorem_2(case, S, xp):
        statement=r"\mathcal{S}_{DRF} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
        space=lambda n: ws_space(n, rf_ds(n, DRF_D_MAX), HE_ACTS, RHO, depths=(3, 2, 1)), carry_worst=True,
        sample=seeds, probability=0.5, path=DRF_PATH, cost="expensive", draws=3,
-       reading=Reading(unchecked=(*DRF_UNCHECKED, KNOB_UNCHECKED), shared=(*DRF_SHARED_BY_K, UPPER_DEEP),
+       reading=Reading(unchecked=(*DRF_UNCHECKED, KNOB_UNCHECKED), shared=(*DRF_SHARED_BY_K, WS_SPACE, UPPER_DEEP),
                        notes=dict(DRF_COMMON, ratio="implied constant sqrt(n) * S_DRF,upper(X), certified over every "
-                                                    "token i", search=DRF_SPACE_NOTE,
+                                                    "token i",
                                   L="L in {3, 2, 1} (listed deepest first: the corners cover every activation and "
                                     "rho at L = 3, where e^{CL} is largest) at every n; e^{CL} is a constant for fixed "
                                     "L, so the implied constant must stay bounded along n")))
@@ -260,9 +256,8 @@ def _drf_space(p):
        statement=r"\mathcal{S}_{DRF} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
        space=_drf_space, carry_worst=True, sample=seeds, probability=0.5, path=DRF_L_PATH, cost="expensive",
        draws=3,
-       reading=Reading(unchecked=(*DRF_UNCHECKED, KNOB_UNCHECKED), shared=(*DRF_SHARED_BY_K, LOWER_LINEAR),
-                       notes=dict(DRF_L, ratio="implied constant sqrt(n) * S_DRF,lower(X) at (n, L)",
-                                  search=DRF_SPACE_NOTE)))
+       reading=Reading(unchecked=(*DRF_UNCHECKED, KNOB_UNCHECKED), shared=(*DRF_SHARED_BY_K, WS_SPACE, LOWER_LINEAR),
+                       notes=dict(DRF_L, ratio="implied constant sqrt(n) * S_DRF,lower(X) at (n, L)")))
 def theorem_2_depth(case, S, xp):
     return np.array([b.lower * math.sqrt(case.n)
                      for b in rf_draws(case, seeds_by_k(case.k, S), depth=case.depth, linear=True)])

@@ -41,6 +41,13 @@ DRAWS_BY_K = Shared("bombari2024/draws-by-k",
                     "k >= 128, 24 at k = 16. One draw's ratio spreads like 1 / sqrt(k) and is right-skewed at small k "
                     "(1 / ||phi(X)||), while a draw costs O(L k^2): with 3 draws at every k the median of a small-k "
                     "case is too noisy for the search to rank the cases, and the worst case differed from n to n")
+WS_SPACE = Shared("bombari2024/ws-space",
+                  "a declared space (strategies.token_matrices.ws_space): d by its rank among the admissible d, so that "
+                  "one value names a case at every n; every point's worst case is re-evaluated at every other point "
+                  "(carry_worst), so that the trend follows one common set of cases, not the spread between independent "
+                  "searches. The token family's knob is drawn in {0, 1/2, 1}: the law of one draw's ratio depends on X "
+                  "only through its row norms (sqrt(d) each, Assumption 1), since the blocks V_i and V flat(X) are "
+                  "jointly Gaussian with X entering through ||x_i|| and sum_j ||x_j||^2 (models.random_features.rf_blocks)")
 K_RATIO = Shared("bombari2024/k-ratio",
                  "k = Omega(D) / Theta(D): k = ceil(rho D) with rho drawn in {1/4, 1, 2} (k = D is the authors' "
                  "choice)")
