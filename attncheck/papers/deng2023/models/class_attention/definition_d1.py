@@ -385,6 +385,14 @@ def top_scores(cs, Y) -> list:
     return [tops[distinct[key]] for key in keys]
 
 
+def _near(c, Y, approx):
+    """(draw, pair) mask of the (column, class) pairs within 1e-9 of a draw's float64 maximum, relative to the size
+    of the terms (see :func:`_top_score_mp`)."""
+    size = np.stack([inner(np.abs(c[q].astype(float)), np.abs(Y)) for q in range(len(c))], axis=-1)
+    flat, size = approx.reshape(len(Y), -1), size.reshape(len(Y), -1)
+    return flat >= flat.max(axis=1, keepdims=True) - 1e-9 * size.max(axis=1, keepdims=True)
+
+
 def _top_score_mp(c, Y, approx):
     """The maximum in mpmath, evaluating only the (column, class) pairs whose float64 value is
     within 1e-9 of the float64 maximum, relative to the size of the terms: float64 errs by
@@ -394,9 +402,7 @@ def _top_score_mp(c, Y, approx):
     integers, so near-ties repeat across columns and draws) and the distinct values are ranked
     once; a draw's maximum is the value of its highest-ranked pair: the same mpmath numbers as
     evaluating every pair of every draw (:func:`_top_score_mp_plain`)."""
-    size = np.stack([inner(np.abs(c[q].astype(float)), np.abs(Y)) for q in range(len(c))], axis=-1)
-    flat, size = approx.reshape(len(Y), -1), size.reshape(len(Y), -1)
-    near = flat >= flat.max(axis=1, keepdims=True) - 1e-9 * size.max(axis=1, keepdims=True)
+    near = _near(c, Y, approx)
     classes = len(c)
     draw, j = np.nonzero(near)  # row-major: each draw's pairs together, every draw has one (its maximum)
     if len(draw) == 0:
@@ -418,9 +424,7 @@ def _top_score_mp(c, Y, approx):
 
 def _top_score_mp_plain(c, Y, approx):
     """:func:`_top_score_mp` pair by pair (the reference its tests compare with)."""
-    size = np.stack([inner(np.abs(c[q].astype(float)), np.abs(Y)) for q in range(len(c))], axis=-1)
-    flat, size = approx.reshape(len(Y), -1), size.reshape(len(Y), -1)
-    near = flat >= flat.max(axis=1, keepdims=True) - 1e-9 * size.max(axis=1, keepdims=True)
+    near = _near(c, Y, approx)
     classes = len(c)
     out = np.empty(len(Y), dtype=object)
     for i in range(len(Y)):
