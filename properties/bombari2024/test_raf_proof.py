@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from attncheck import Reading, Reason, Unchecked, all_of, claim, close, ge, le
 from attncheck.papers.bombari2024 import certification as cert
+from attncheck.papers.bombari2024.models import raf_reduced as rr
 from attncheck.papers.bombari2024.models import raf_witness as rw
 from attncheck.papers.bombari2024.readings import (
     CANDIDATES,
@@ -106,13 +107,13 @@ SHARED = (PROB, DRAWS, REGIME, FRACTION, CANDIDATES, EXISTENCE, TOKENS)
                                         "whose finite-size slope has no fixed sign (measurements: "
                                         "docs/papers/bombari2024.md)")))
 def lemma_d3(case, S, xp):
-    out = []
+    tc, i = case
+    Xr, d, out = rr.row_coords(tc.X), tc.d, []
     for s in S:
-        X, W, _, pairs, _ = rw.candidate_pairs(case, int(s))
-        d = X.shape[1]
+        X, W, pairs = rr.candidate_pairs(Xr, d, i, int(s))
         best = math.inf
         for Deltas in pairs:
-            sig = np.minimum(rw.sigma(X, W, Deltas[0]), rw.sigma(X, W, Deltas[1]))
+            sig = np.minimum(rw.sigma(X, W, Deltas[0], d), rw.sigma(X, W, Deltas[1], d))
             q = float(np.sort(sig)[::-1][fraction(X.shape[0]) - 1])
             best = min(best, max(rw.separation(Deltas, d), math.log(d) ** 2 / q if q > 0 else math.inf))
         out.append(best)
