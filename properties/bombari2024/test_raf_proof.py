@@ -102,6 +102,8 @@ SHARED = (PROB, DRAWS, REGIME, FRACTION, CANDIDATES, EXISTENCE, TOKENS)
                        notes=dict(COMMON, ratio="implied constant max(sqrt(d) / ||Delta*_1 - Delta*_2||, log^2 d / q) "
                                                 "with q the ceil(n/4)-th largest of min_k sigma(Delta*_k)_i (infinite, "
                                                 "an ERROR, if q <= 0: the witness failed)",
+                                  sampler="W-free, exact in law (models.raf_reduced: W's action on the span of X, v "
+                                          "and its own rows, in coordinates)",
                                   trend="at the boundary n = n_max(d) every pair gives q proportional to sqrt(d / n) "
                                         "= log^2 d / 10, so log^2 d / q tends to a finite limit: a bounded constant "
                                         "whose finite-size slope has no fixed sign (measurements: "

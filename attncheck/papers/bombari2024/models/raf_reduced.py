@@ -38,12 +38,13 @@ def row_coords(X: np.ndarray) -> np.ndarray:
     return X @ rw.row_space(X)
 
 
-def orth_h(XW: np.ndarray, rng: np.random.Generator, d: int) -> np.ndarray:
+def orth_h(XW: np.ndarray, rng: np.random.Generator, d: int, U: np.ndarray | None = None) -> np.ndarray:
     """One draw (1 x (m + p + 1)) of h of :func:`raf_witness.pair_along` in the coordinates: isotropic in the
     complement of the rows of X W in R^d, norm sqrt(d). The last axis carries the norm of its part in the
-    d - m - p dimensions that no coordinate spans."""
+    d - m - p dimensions that no coordinate spans. U: :func:`raf_witness.row_space` of XW's first m + p columns,
+    when already computed."""
     k = XW.shape[1] - 1
-    U = rw.row_space(XW[:, :k])
+    U = rw.row_space(XW[:, :k]) if U is None else U
     g = rng.standard_normal(k)
     h = np.append(g - U @ (U.T @ g), math.sqrt(rng.chisquare(d - k)) if d > k else 0.0)
     norm = np.linalg.norm(h)
@@ -71,12 +72,13 @@ def candidate_pairs(Xr: np.ndarray, d: int, i: int, seed, vs: int = 8):
     X[:, :r] = Xr
     V[:, r:m] = Lv * (math.sqrt(d) / np.linalg.norm(Lv, axis=1, keepdims=True))
     XW, frac = X @ W, fraction(n)
+    U, v = rw.row_space(XW[:, :k]), rw.top_direction(XW, frac)  # shared by the three aligned pairs
 
     def orth(A, g):
-        return orth_h(A, g, d)
+        return orth_h(A, g, d, U)
 
     pairs = [rw.d3_best(X, W, rng, frac, d=d, V=V),
-             rw.aligned_pair(XW, rng, rw.rows_along(XW, frac), d, orth),
+             rw.aligned_pair(XW, rng, rw.rows_along(XW, frac, v), d, orth),
              rw.aligned_pair(XW, rng, rw.rows_toward(X, XW, i, frac, d), d, orth),
-             rw.pair_along(XW, rng, rw.top_direction(XW, frac), d, orth)]
+             rw.pair_along(XW, rng, v, d, orth)]
     return X, W, pairs

@@ -32,16 +32,18 @@ def sphere(rng: np.random.Generator, size: int, r: int) -> np.ndarray:
     return e / np.linalg.norm(e, axis=1, keepdims=True) * math.sqrt(r)
 
 
-def delta_eps(X: np.ndarray, eps: np.ndarray, d: int | None = None) -> np.ndarray:
+def delta_eps(X: np.ndarray, eps: np.ndarray, d: int | None = None, U: np.ndarray | None = None) -> np.ndarray:
     """(D.8) delta_eps = sqrt(d / n) U_r eps for each row eps (K x r). d: the token dimension, when X is given in
-    coordinates of fewer or more dimensions (:mod:`raf_reduced`); X.shape[1] by default (as in every d below)."""
+    coordinates of fewer or more dimensions (:mod:`raf_reduced`); X.shape[1] by default (as in every d below).
+    U: :func:`row_space` (X) when already computed."""
     n = X.shape[0]
-    return math.sqrt((d or X.shape[1]) / n) * eps @ row_space(X).T
+    return math.sqrt((d or X.shape[1]) / n) * eps @ (row_space(X) if U is None else U).T
 
 
 def d1_candidates(X: np.ndarray, rng: np.random.Generator, draws: int = 64, d: int | None = None) -> np.ndarray:
     """`draws` draws of (D.8) with both signs (the sign choice of (D.23)): 2 draws x d."""
-    D = delta_eps(X, sphere(rng, draws, row_space(X).shape[1]), d)
+    U = row_space(X)
+    D = delta_eps(X, sphere(rng, draws, U.shape[1]), d, U)
     return np.concatenate([D, -D])
 
 
@@ -108,9 +110,9 @@ def top_direction(XW: np.ndarray, frac: int) -> np.ndarray:
     return -v if np.sort(-proj)[::-1][frac - 1] > np.sort(proj)[::-1][frac - 1] else v
 
 
-def rows_along(XW: np.ndarray, frac: int) -> np.ndarray:
-    """frac rows J for :func:`aligned_pair`: where a_j^T v is largest (v = :func:`top_direction`)."""
-    proj = XW @ top_direction(XW, frac)
+def rows_along(XW: np.ndarray, frac: int, v: np.ndarray | None = None) -> np.ndarray:
+    """frac rows J for :func:`aligned_pair`: where a_j^T v is largest (v = :func:`top_direction`, when not given)."""
+    proj = XW @ (top_direction(XW, frac) if v is None else v)
     return np.argsort(-proj, kind="stable")[:frac]
 
 
