@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from attncheck import Reading, Reason, Unchecked, all_of, claim, close, ge, le
 from attncheck.papers.bombari2024 import certification as cert
+from attncheck.papers.bombari2024.models import raf_reduced as rr
 from attncheck.papers.bombari2024.models import raf_witness as rw
 from attncheck.papers.bombari2024.readings import (
     CANDIDATES,
@@ -101,18 +102,20 @@ SHARED = (PROB, DRAWS, REGIME, FRACTION, CANDIDATES, EXISTENCE, TOKENS)
                        notes=dict(COMMON, ratio="implied constant max(sqrt(d) / ||Delta*_1 - Delta*_2||, log^2 d / q) "
                                                 "with q the ceil(n/4)-th largest of min_k sigma(Delta*_k)_i (infinite, "
                                                 "an ERROR, if q <= 0: the witness failed)",
+                                  sampler="W-free, exact in law (models.raf_reduced: W's action on the span of X, v "
+                                          "and its own rows, in coordinates)",
                                   trend="at the boundary n = n_max(d) every pair gives q proportional to sqrt(d / n) "
                                         "= log^2 d / 10, so log^2 d / q tends to a finite limit: a bounded constant "
                                         "whose finite-size slope has no fixed sign (measurements: "
                                         "docs/papers/bombari2024.md)")))
 def lemma_d3(case, S, xp):
-    out = []
+    tc, i = case
+    Xr, d, out = rr.row_coords(tc.X), tc.d, []
     for s in S:
-        X, W, _, pairs, _ = rw.candidate_pairs(case, int(s))
-        d = X.shape[1]
+        X, W, pairs = rr.candidate_pairs(Xr, d, i, int(s))
         best = math.inf
         for Deltas in pairs:
-            sig = np.minimum(rw.sigma(X, W, Deltas[0]), rw.sigma(X, W, Deltas[1]))
+            sig = np.minimum(rw.sigma(X, W, Deltas[0], d), rw.sigma(X, W, Deltas[1], d))
             q = float(np.sort(sig)[::-1][fraction(X.shape[0]) - 1])
             best = min(best, max(rw.separation(Deltas, d), math.log(d) ** 2 / q if q > 0 else math.inf))
         out.append(best)

@@ -32,15 +32,18 @@ def sphere(rng: np.random.Generator, size: int, r: int) -> np.ndarray:
     return e / np.linalg.norm(e, axis=1, keepdims=True) * math.sqrt(r)
 
 
-def delta_eps(X: np.ndarray, eps: np.ndarray) -> np.ndarray:
-    """(D.8) delta_eps = sqrt(d / n) U_r eps for each row eps (K x r)."""
-    n, d = X.shape
-    return math.sqrt(d / n) * eps @ row_space(X).T
+def delta_eps(X: np.ndarray, eps: np.ndarray, d: int | None = None, U: np.ndarray | None = None) -> np.ndarray:
+    """(D.8) delta_eps = sqrt(d / n) U_r eps for each row eps (K x r). d: the token dimension, when X is given in
+    coordinates of fewer or more dimensions (:mod:`raf_reduced`); X.shape[1] by default (as in every d below).
+    U: :func:`row_space` (X) when already computed."""
+    n = X.shape[0]
+    return math.sqrt((d or X.shape[1]) / n) * eps @ (row_space(X) if U is None else U).T
 
 
-def d1_candidates(X: np.ndarray, rng: np.random.Generator, draws: int = 64) -> np.ndarray:
+def d1_candidates(X: np.ndarray, rng: np.random.Generator, draws: int = 64, d: int | None = None) -> np.ndarray:
     """`draws` draws of (D.8) with both signs (the sign choice of (D.23)): 2 draws x d."""
-    D = delta_eps(X, sphere(rng, draws, row_space(X).shape[1]))
+    U = row_space(X)
+    D = delta_eps(X, sphere(rng, draws, U.shape[1]), d, U)
     return np.concatenate([D, -D])
 
 
@@ -70,16 +73,17 @@ def d2_pair(X: np.ndarray, delta: np.ndarray, rng: np.random.Generator) -> tuple
     return delta / 2 + v / 2, delta / 2 - v / 2
 
 
-def d3_best(X: np.ndarray, W: np.ndarray, rng: np.random.Generator, frac: int, draws: int = 64, vs: int = 8):
+def d3_best(X: np.ndarray, W: np.ndarray, rng: np.random.Generator, frac: int, draws: int = 64, vs: int = 8,
+            d: int | None = None, V: np.ndarray | None = None):
     """The Lemma D.3 witness pair [Delta*_1, Delta*_2], Delta*_k = C_k W^T delta*_k (D.31) with
     delta*_{1,2} = delta*/2 +- v/2 (D.24)-(D.25) and ||Delta*_k|| = sqrt(d): among `draws` draws of (D.8)
     (both signs) and `vs` draws of v, the pair with the largest frac-th largest min_k sigma(Delta*_k)_i.
     Any pair in the ball is an admissible witness of the existence claims D.3-D.5. With M = W W^T,
     sigma(Delta_k) = X M delta_k / ||W^T delta_k||, every M-product is taken as (. W)(. W)^T: O((n + draws) d^2),
-    no d x d product."""
-    n, d = X.shape
-    A = d1_candidates(X, rng, draws)  # a x d, [D; -D]
-    V = orth_v(X, rng, vs)  # b x d
+    no d x d product. V: the vs draws of v when given (:mod:`raf_reduced` draws them in coordinates)."""
+    d = d or X.shape[1]
+    A = d1_candidates(X, rng, draws, d)  # a x d, [D; -D]
+    V = orth_v(X, rng, vs) if V is None else V  # b x d
     DW = A[:draws] @ W
     XW, AW, VW = X @ W, np.concatenate([DW, -DW]), V @ W
     aMa, vMv, aMv = np.einsum("ij,ij->i", AW, AW), np.einsum("ij,ij->i", VW, VW), AW @ VW.T  # a, b, a x b
@@ -106,16 +110,16 @@ def top_direction(XW: np.ndarray, frac: int) -> np.ndarray:
     return -v if np.sort(-proj)[::-1][frac - 1] > np.sort(proj)[::-1][frac - 1] else v
 
 
-def rows_along(XW: np.ndarray, frac: int) -> np.ndarray:
-    """frac rows J for :func:`aligned_pair`: where a_j^T v is largest (v = :func:`top_direction`)."""
-    proj = XW @ top_direction(XW, frac)
+def rows_along(XW: np.ndarray, frac: int, v: np.ndarray | None = None) -> np.ndarray:
+    """frac rows J for :func:`aligned_pair`: where a_j^T v is largest (v = :func:`top_direction`, when not given)."""
+    proj = XW @ (top_direction(XW, frac) if v is None else v)
     return np.argsort(-proj, kind="stable")[:frac]
 
 
-def rows_toward(X: np.ndarray, XW: np.ndarray, i: int, frac: int) -> np.ndarray:
+def rows_toward(X: np.ndarray, XW: np.ndarray, i: int, frac: int, d: int | None = None) -> np.ndarray:
     """frac rows J != i for :func:`aligned_pair`: those whose attention already leans most toward token i,
     by the margin S_ji - logsumexp_{k != i} S_jk of the unperturbed scores S = X W X^T / sqrt d (XW = X W)."""
-    S = XW @ X.T / math.sqrt(X.shape[1])
+    S = XW @ X.T / math.sqrt(d or X.shape[1])
     others = np.delete(S, i, axis=1)
     top = others.max(axis=1)
     margin = S[:, i] - top - np.log(np.exp(others - top[:, None]).sum(axis=1))
@@ -123,29 +127,30 @@ def rows_toward(X: np.ndarray, XW: np.ndarray, i: int, frac: int) -> np.ndarray:
     return np.argsort(-margin, kind="stable")[:frac]
 
 
-def pair_along(XW: np.ndarray, rng: np.random.Generator, g: np.ndarray) -> list:
+def pair_along(XW: np.ndarray, rng: np.random.Generator, g: np.ndarray, d: int | None = None, orth=orth_v) -> list:
     """Delta*_{1,2} = sqrt(d) (g +- h) / ||g +- h|| with h orthogonal to every row of X W and ||h|| = ||g||: then
     sigma(Delta*_1) = sigma(Delta*_2) = sqrt(d / 2) X W g / (sqrt(d) ||g||) and ||Delta*_1 - Delta*_2|| = sqrt(2 d).
-    Needs rank(X) < d (h exists)."""
-    d = XW.shape[1]
-    h = orth_v(XW, rng)[0]
+    Needs rank(X) < d (h exists). orth(XW, rng): a draw of the direction h (:func:`orth_v` by default)."""
+    d = d or XW.shape[1]
+    h = orth(XW, rng)[0]
     h *= np.linalg.norm(g) / np.linalg.norm(h)
     return [(g + s * h) * math.sqrt(d) / np.linalg.norm(g + s * h) for s in (1.0, -1.0)]
 
 
-def aligned_pair(XW: np.ndarray, rng: np.random.Generator, J) -> list:
+def aligned_pair(XW: np.ndarray, rng: np.random.Generator, J, d: int | None = None, orth=orth_v) -> list:
     """A witness pair for Lemmas D.3-D.5 other than the proof's: with a_j = W^T x_j / sqrt(d) (so that
     sigma(Delta)_j = a_j^T Delta), :func:`pair_along` the minimum-norm g with a_J^T g = 1 on the rows J:
     sigma(Delta*_k)_j = sqrt(d / 2) / ||g|| on J for both k (about sqrt(d / (2 |J|)) for nearly orthogonal a_j).
     XW = X W."""
-    Aj = XW / math.sqrt(XW.shape[1])
-    J = np.asarray(J)
-    return pair_along(XW, rng, np.linalg.lstsq(Aj[J], np.ones(len(J)), rcond=None)[0])
+    d = d or XW.shape[1]
+    Aj, J = XW / math.sqrt(d), np.asarray(J)
+    rcond = np.finfo(float).eps * max(len(J), d)  # lstsq's default cut-off, in the token dimension d
+    return pair_along(XW, rng, np.linalg.lstsq(Aj[J], np.ones(len(J)), rcond=rcond)[0], d, orth)
 
 
-def sigma(X: np.ndarray, W: np.ndarray, Delta: np.ndarray) -> np.ndarray:
+def sigma(X: np.ndarray, W: np.ndarray, Delta: np.ndarray, d: int | None = None) -> np.ndarray:
     """(D.27) sigma(Delta) = X W Delta / sqrt(d)."""
-    return X @ (W @ Delta) / math.sqrt(X.shape[1])
+    return X @ (W @ Delta) / math.sqrt(d or X.shape[1])
 
 
 def perturbed(X: np.ndarray, i: int, Delta: np.ndarray) -> np.ndarray:
