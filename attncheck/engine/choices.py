@@ -26,8 +26,11 @@ import random
 import numpy as np
 from hypothesis.control import BuildContext
 from hypothesis.errors import StopTest, UnsatisfiedAssumption
-from hypothesis.internal.conjecture.data import ConjectureData
+from hypothesis.internal.conjecture.choice import choices_size
+from hypothesis.internal.conjecture.data import MAX_DEPTH, ConjectureData
 from hypothesis.internal.conjecture.providers import HypothesisProvider
+from hypothesis.internal.floats import float_to_int, int_to_float
+from hypothesis.strategies._internal.lazy import unwrap_strategies
 from scipy.stats import qmc
 
 from attncheck.core.space import INSIDE
@@ -120,9 +123,52 @@ class CornerProvider(_Answering):
         return {LOW: 0.0, HIGH: 1.0, INSIDE_LOW: self._rel, INSIDE_HIGH: 1.0 - self._rel}[self._level(j)]
 
 
-def _draw(strategy, provider, kw: dict, rnd: random.Random):
+class _Replay(ConjectureData):
+    """Hypothesis' ConjectureData for one row that the engine answers: the same values, rejections and overruns,
+    without what only generation and shrinking read (the span record, the choice nodes, the observer); each
+    strategy object is validated once per stage (``checked``: id -> (strategy, unwrapped or None if empty))."""
+
+    def __init__(self, *args, checked: dict, **kwargs):
+        self._checked = checked
+        super().__init__(*args, **kwargs)
+
+    def draw(self, strategy, label=None, observe_as=None):
+        hit = self._checked.get(id(strategy))
+        if hit is None:
+            strategy.validate()
+            hit = self._checked[id(strategy)] = (strategy, None if strategy.is_empty else unwrap_strategies(strategy))
+        if hit[1] is None:
+            self.mark_invalid("empty strategy")
+        if self.depth >= MAX_DEPTH:
+            self.mark_invalid("max depth exceeded")
+        self.depth += 1
+        try:
+            return hit[1].do_draw(self)
+        finally:
+            self.depth -= 1
+
+    def start_span(self, label: int) -> None:
+        self.depth += 1
+
+    def stop_span(self, *, discard: bool = False) -> None:
+        self.depth -= 1
+
+    def _draw(self, choice_type, constraints, *, observe, forced):
+        if self.length == self.max_length:
+            self.mark_overrun()
+        value = forced if forced is not None else getattr(self.provider, f"draw_{choice_type}")(**constraints)
+        if choice_type == "float" and math.isnan(value):
+            value = int_to_float(float_to_int(value))
+        if observe:
+            self.length += 0 if self.provider.avoid_realization else choices_size([value])
+            if self.length > self.max_length:
+                self.mark_overrun()
+        return value
+
+
+def _draw(strategy, provider, kw: dict, rnd: random.Random, checked: dict):
     """(value, answered choices) of one row, or None where the draw is rejected."""
-    data = ConjectureData(random=rnd, provider=provider, provider_kw=kw)
+    data = _Replay(random=rnd, provider=provider, provider_kw=kw, checked=checked)
     try:
         with BuildContext(data, wrapped_test=None):
             value = data.draw(strategy)
@@ -136,17 +182,18 @@ def design_rows(n: int, seed: int) -> np.ndarray:
     return qmc.Sobol(DIMENSIONS, scramble=True, seed=seed).random(n)
 
 
-def design_case(strategy, u, seed: int, i: int):
+def design_case(strategy, u, seed: int, i: int, checked: dict | None = None):
     """(value,) of ``strategy`` with its choices answered by design row ``u`` (the i-th), or None if rejected."""
-    drawn = _draw(strategy, DesignProvider, {"u": u}, random.Random(seed * 1_000_003 + i))
+    drawn = _draw(strategy, DesignProvider, {"u": u}, random.Random(seed * 1_000_003 + i), {} if checked is None else checked)
     return None if drawn is None else drawn[:1]
 
 
 def cases(strategy, n: int, seed: int):
     """Up to ``n`` values of ``strategy``, row i of a scrambled Sobol design (seeded) answering its choices;
     rejected rows are left out. ``n`` should be a power of two (the design's stratification is then exact)."""
+    checked = {}
     for i, u in enumerate(design_rows(n, seed)):
-        drawn = design_case(strategy, u, seed, i)
+        drawn = design_case(strategy, u, seed, i, checked)
         if drawn is not None:
             yield drawn[0]
 
@@ -176,12 +223,13 @@ def corners(strategy, n: int, seed: int, tries: int = 4):
     """Up to ``n`` distinct values of ``strategy`` with its bounded choices at the corners of
     :func:`corner_rows`; rows whose choices repeat an earlier row's, or whose draw is rejected, are skipped
     (at most ``tries * n`` rows are tried)."""
-    seen, rows = set(), corner_rows(seed)
+    seen, rows, checked = set(), corner_rows(seed), {}
     for i in range(tries * n):
         if len(seen) >= n:
             return
         levels, rel = next(rows)
-        drawn = _draw(strategy, CornerProvider, {"levels": levels, "rel": rel}, random.Random(seed * 1_000_003 + i))
+        drawn = _draw(strategy, CornerProvider, {"levels": levels, "rel": rel}, random.Random(seed * 1_000_003 + i),
+                      checked)
         if drawn is not None and drawn[1] not in seen:
             seen.add(drawn[1])
             yield drawn[0]

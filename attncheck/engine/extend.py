@@ -58,6 +58,16 @@ def _draws_factor(ev: dict) -> float:
     return max((e.get("decide_with", {}).get("draws_factor", 0.0) for e in rows), default=0.0)
 
 
+def _straddles(ev: dict) -> bool:
+    """Whether the undecided rule (or one of its undecided per-x series) has an interval of the growth exponent
+    whose lower bound is within the resolution: fresh draws move the estimates, so the engine's first step re-draws
+    them even where, with the estimates as they stand, the rule names no factor (a tail that misfits a line)."""
+    rows = [ev] if "verdict" not in ev else []
+    rows += [e for key, v in ev.items() if key.startswith("per_") and isinstance(v, list)
+             for e in v if e.get("verdict") == "INCONCLUSIVE"]
+    return any(e.get("growth_exponent_ci", [math.inf])[0] <= e.get("resolution", -math.inf) for e in rows)
+
+
 def tail_factor(factor: int, ev: dict, cap: int) -> int | None:
     """The replicate factor for the tail points: the factor so far times the one the rule names (times MARGIN),
     or None when the rule names none, an infinite one, or one past ``cap``."""
@@ -85,7 +95,7 @@ def settle(claim: Claim, prof: Profile, checks: list[AsymptoticCheck], seen: lis
     verdict, ev = asymptotic_verdict(claim, seen)
     if verdict is not Verdict.INCONCLUSIVE:
         return added
-    if prof.asym_more_draws > 1 and _draws_factor(ev) > 0:
+    if prof.asym_more_draws > 1 and (_draws_factor(ev) > 0 or _straddles(ev)):
         factor = prof.asym_more_draws
         _reestimate(prof, checks, seen, factor)
         added["replicates_factor"] = factor

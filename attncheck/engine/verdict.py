@@ -156,25 +156,75 @@ def asymptotic_rule(n, c, se, alpha: float = ASYM_ALPHA, resolution: float = RES
             f"g >= {G_MIN:g} does"))
     if hi < resolution:
         return Verdict.HOLDS, ev
-    return Verdict.INCONCLUSIVE, dict(ev, **_undecided(n, c, e, b, sb, S, z, resolution, lo, ev, short))
+    return Verdict.INCONCLUSIVE, dict(ev, **_undecided(n, e, line, S, z, resolution, lo, ev, short))
 
 
-def _undecided(n, c, e, b, sb, S, z, resolution, lo, ev, short) -> dict:
+def _draws_factor(line, S: float, z: float, resolution: float, upper: bool) -> float:
+    """The factor on the draws that would bring the bound of the growth exponent on the undecided side past the
+    resolution if the estimates stayed where they are (inf where none would).
+
+    The slope's variance v (from the stated errors) shrinks like 1/F with F times the draws; on the upper side the
+    rule widens it by the Birge factor max(1, chi2/dof), and with the estimates where they are chi2 grows like F,
+    so the widened variance falls to the floor v chi2/dof and no further: a tail that curves in log n (a limit
+    approached like n^-g) keeps its misfit whatever the draws. F = v / (gap/z)^2 where that floor is within
+    (gap/z)^2, else inf; the lower side is not widened."""
+    b, sb = float(line.coef[1]), float(line.se[1])
+    gap = abs(b - resolution * S)
+    v = sb ** 2 / max(1.0, line.birge ** 2)
+    floor = v * line.chi2 / line.dof if upper and line.dof > 0 else 0.0
+    if gap == 0.0 or floor >= (gap / z) ** 2:
+        return math.inf
+    return v / (gap / z) ** 2
+
+
+def _larger_n(n, resolution: float, ev: dict) -> float | None:
+    """The n where the fitted limit model's local growth exponent falls to half the resolution (at or before the
+    path's last n where the fit puts it there already), or None without a rising fitted limit."""
+    a, g, lim = ev.get("limit_fit_a", 0.0), ev.get("limit_g", G_MIN), ev.get("limit", 0.0)
+    if a > 0 and lim > 0:
+        # local exponent of c_inf - a u, u = (n / n_last)^-g: a g u / (c_inf - a u) = resolution / 2
+        u = (resolution / 2) * lim / (a * (g + resolution / 2))
+        return float(n[-1] * u ** (-1 / g))
+    return None
+
+
+def _with_larger_n(out: dict, decide: dict, n, resolution: float, ev: dict) -> dict:
+    n_star = _larger_n(n, resolution, ev)
+    fit = f"the fitted limit {ev.get('limit', 0.0):.4g} ({ev.get('limit_model')})"
+    if n_star is not None and n_star > n[-1]:
+        decide["n"] = n_star
+        out["reason"] += f"; {fit} would slow the growth to n^{resolution / 2:g} by n ~ {n_star:.3g}"
+    elif n_star is not None:
+        decide["tail_from"] = n_star
+        out["reason"] += (f"; {fit} puts the local growth below n^{resolution / 2:g} from n ~ {n_star:.3g}: a path "
+                          "whose tail (its last half) starts there would decide")
+    if decide:
+        out["decide_with"] = decide
+    return out
+
+
+def _undecided(n, e, line, S, z, resolution, lo, ev, short) -> dict:
     """Why the rule could not decide, and what would: while the interval of the growth exponent straddles
-    the resolution, more draws (the factor that shrinks it to the estimate's distance from the resolution);
-    once growth at the resolution is significant, more draws where each refutation condition that is not yet
-    significant (a rise of the last two steps, the curvature; ``short``) has a positive estimate (the factor
-    that would make the least significant one so), and a larger n (where the fitted limit model's local growth
-    exponent falls to half the resolution)."""
+    the resolution, more draws (:func:`_draws_factor`), or, where the tail's curvature alone keeps the upper bound
+    above the resolution, a larger n; once growth at the resolution is significant, more draws where each
+    refutation condition that is not yet significant (a rise of the last two steps, the curvature; ``short``) has
+    a positive estimate (the factor that would make the least significant one so), and a larger n (where the
+    fitted limit model's local growth exponent falls to half the resolution)."""
+    b, sb = float(line.coef[1]), float(line.se[1])
     what = f"growth n^{e:.3g} over the tail, one-sided bounds [{lo:.3g}, {(b + z * sb) / S:.3g}]"
     if lo <= resolution and sb > 0:
-        gap = abs(b - resolution * S)
-        factor = (z * sb / gap) ** 2 if gap > 0 else math.inf
         side = "faster than" if e < resolution else "at least as fast as"
-        return {"decide_with": {"draws_factor": factor},
-                "reason": f"{what}: the errors cannot tell growth {side} n^{resolution:g} from none; about "
-                          f"{factor:.2g} times the draws at the tail points would, if the estimate stays where it "
-                          "is"}
+        factor = _draws_factor(line, S, z, resolution, upper=e < resolution)
+        if math.isfinite(factor):
+            return {"decide_with": {"draws_factor": factor},
+                    "reason": f"{what}: the errors cannot tell growth {side} n^{resolution:g} from none; about "
+                              f"{factor:.2g} times the draws at the tail points would, if the estimate stays where "
+                              "it is"}
+        out = {"reason": f"{what}: growth {side} n^{resolution:g} is not excluded, and if the estimates stay where "
+                         f"they are, no number of draws would exclude it: the tail's constants curve in log n beyond "
+                         f"their errors (chi2 {line.chi2:.3g} on {line.dof} degrees of freedom), and that misfit "
+                         f"alone keeps the upper bound above n^{resolution:g}"}
+        return _with_larger_n(out, {}, n, resolution, ev)
     out = {"reason": f"{what}: rising faster than n^{resolution:g}, but not shown to grow without bound (the last "
                      "steps do not both rise, or do not curve upward beyond every approach to a limit)"}
     decide = {}
@@ -183,18 +233,7 @@ def _undecided(n, c, e, b, sb, S, z, resolution, lo, ev, short) -> dict:
         decide["draws_factor"] = factor
         out["reason"] += (f"; each of them leans that way, and about {factor:.2g} times the draws at the last three "
                           "points would make it significant, if the estimates stay where they are")
-    a, g, lim = ev.get("limit_fit_a", 0.0), ev.get("limit_g", G_MIN), ev.get("limit", 0.0)
-    if a > 0 and lim > 0:
-        # local exponent of c_inf - a u, u = (n / n_last)^-g: a g u / (c_inf - a u) = resolution / 2
-        u = (resolution / 2) * lim / (a * (g + resolution / 2))
-        if 0 < u < 1:
-            n_star = float(n[-1] * u ** (-1 / g))
-            decide["n"] = n_star
-            out["reason"] += (f"; the fitted limit {lim:.4g} ({ev['limit_model']}) would slow the growth to "
-                              f"n^{resolution / 2:g} by n ~ {n_star:.3g}")
-    if decide:
-        out["decide_with"] = decide
-    return out
+    return _with_larger_n(out, decide, n, resolution, ev)
 
 
 def _asymptotic(points: list[Point]) -> tuple[Verdict, dict]:

@@ -1,9 +1,15 @@
 """Corners and the design over a strategy's choices (engine/choices.py): the stages of claims with no Space."""
 import itertools
+import random
 
 import numpy as np
+from hypothesis import assume
 from hypothesis import strategies as st
+from hypothesis.control import BuildContext
+from hypothesis.errors import StopTest, UnsatisfiedAssumption
+from hypothesis.internal.conjecture.data import ConjectureData
 
+from attncheck.engine import choices
 from attncheck.engine.choices import DIMENSIONS, cases, corner_rows, corners
 
 
@@ -72,3 +78,58 @@ def test_corners_of_one_of_flatmap_and_filter_stay_in_the_domain():
     assert {(2, 0.0), (9, 9.0), (2, 2.0), (9, 0.0)} <= set(flat) and all(0 <= x <= k for k, x in flat)
     tri = list(corners(st.tuples(st.floats(0, 1), st.floats(0, 1)).filter(lambda t: t[0] + t[1] <= 1), 16, seed=0))
     assert (0.0, 0.0) in tri and (1.0, 0.0) in tri and (1.0, 1.0) not in tri and all(x + y <= 1 for x, y in tri)
+
+
+def _hypothesis_own(strategy, provider, kw, rnd):
+    """The reference: one row drawn through Hypothesis' own ConjectureData (spans, nodes and observer kept)."""
+    data = ConjectureData(random=rnd, provider=provider, provider_kw=kw)
+    try:
+        with BuildContext(data, wrapped_test=None):
+            return data.draw(strategy), tuple(data.provider.answered)
+    except (StopTest, UnsatisfiedAssumption):
+        return None
+
+
+@st.composite
+def _mixed(draw):
+    k = draw(st.integers(0, 4))
+    xs = draw(st.lists(st.floats(-1, 1), min_size=k, max_size=k + 2, unique=True))
+    tag = draw(st.one_of(st.sampled_from(["a", "b"]), st.text(max_size=3), st.just(None)))
+    assume(k != 3 or tag != "b")
+    return k, xs, tag, draw(st.floats(allow_nan=True)), draw(st.integers(0, 9).flatmap(lambda m: st.integers(m, 20)))
+
+
+_REPLAYED = [_mixed(), st.lists(st.integers(0, 10**6), min_size=3000), st.nothing(),
+             st.integers(0, 50).filter(lambda v: v % 7 == 3), st.tuples(st.booleans(), st.floats(0, 1)).map(sorted)]
+
+
+def _rows(n):
+    corner = choices.corner_rows(5)
+    for i in range(n):
+        levels, rel = next(corner)
+        yield choices.CornerProvider, {"levels": levels, "rel": rel}, i
+    for i, u in enumerate(choices.design_rows(n, 5)):
+        yield choices.DesignProvider, {"u": u}, n + i
+
+
+def _same_rows(draw_row) -> bool:
+    for strategy in _REPLAYED:
+        checked = {}
+        for provider, kw, i in _rows(32):
+            ours = draw_row(strategy, provider, kw, random.Random(i), checked)
+            ref = _hypothesis_own(strategy, provider, kw, random.Random(i))
+            if repr(ours) != repr(ref):
+                return False
+    return True
+
+
+def test_the_lean_row_draws_what_hypothesis_draws_rejects_what_it_rejects_and_overruns_where_it_does():
+    # values, answered choices, rejections (assume, filter, an empty strategy) and overruns (3000 integers)
+    assert _same_rows(choices._draw)
+
+
+def test_the_row_comparison_catches_a_replay_without_the_overrun_bound(monkeypatch):
+    # planted: a replay whose choices take no room never overruns, so it draws the 3000-integer list that
+    # Hypothesis rejects
+    monkeypatch.setattr(choices, "choices_size", lambda values: 0)
+    assert not _same_rows(choices._draw)

@@ -158,3 +158,38 @@ def test_an_exact_rise_at_the_last_step_is_not_held():
     """Flat, then a rise at the last step: the largest step exponent is far above the resolution."""
     verdict, ev = asymptotic_rule(EXACT, [1.0, 1.0, 1.0, 1.0, 1.5], [0.0] * len(EXACT))
     assert verdict.value != "HOLDS", ev
+
+
+QUARTERS = [64, 256, 1024, 4096, 16384]
+
+
+def test_a_draws_factor_is_named_only_where_the_draws_would_decide():
+    """A tail on a line in log n, below the resolution, within its errors: the rule names a factor, and errors
+    smaller by it (times 3/2) decide. A tail that
+    curves in log n (a limit approached like n^-1/2, growth n^0.023 over its first step): the misfit keeps the
+    upper bound above the resolution at any errors, so no factor is named (a former rule asked for about 6
+    times the draws), and the n from which the fitted limit's growth is below half the resolution is."""
+    flat = [5.0, 5.1, 4.9, 5.0, 5.1]
+    verdict, ev = asymptotic_rule(QUARTERS, flat, [0.2] * 5)
+    factor = ev["decide_with"]["draws_factor"]
+    assert verdict.value == "INCONCLUSIVE" and factor > 1
+    assert asymptotic_rule(QUARTERS, flat, [0.2 / math.sqrt(1.5 * factor)] * 5)[0].value == "HOLDS"
+    curved = [9.899 - 19.2 / math.sqrt(n) for n in QUARTERS]
+    for se in (0.03, 0.01, 0.001):
+        verdict, ev = asymptotic_rule(QUARTERS, curved, [se] * 5)
+        assert verdict.value == "INCONCLUSIVE" and "draws_factor" not in ev["decide_with"], ev
+        assert QUARTERS[-2] < ev["decide_with"]["tail_from"] < QUARTERS[-1] * 4
+        assert "no number of draws" in ev["reason"]
+
+
+def test_a_tail_that_misfits_still_gets_the_engine_s_first_re_draw():
+    """Where the rule names no factor because the estimates as they stand misfit a line, fresh draws still move
+    them: the engine's first step (re-estimates times 4) is taken, as when a factor is named; a decided series is
+    not counted."""
+    from attncheck.engine.extend import _draws_factor, _straddles
+
+    curved = [9.899 - 19.2 / math.sqrt(n) for n in QUARTERS]
+    ev = asymptotic_rule(QUARTERS, curved, [0.01] * 5)[1]
+    assert _draws_factor(ev) == 0 and _straddles(ev)
+    held = dict(asymptotic_rule(QUARTERS, [5.0] * 5, [0.01] * 5)[1], verdict="HOLDS")
+    assert not _straddles({"per_L": [held]}) and _straddles({"per_L": [held, dict(ev, verdict="INCONCLUSIVE")]})
