@@ -61,7 +61,7 @@ def _draws_factor(ev: dict) -> float:
 def _straddles(ev: dict) -> bool:
     """Whether the undecided rule (or one of its undecided per-x series) has an interval of the growth exponent
     whose lower bound is within the resolution: fresh draws move the estimates, so the engine's first step re-draws
-    them even where, with the estimates as they stand, the rule names no factor (a tail that misfits a line)."""
+    them even where the rule, reading the tail's misfit to a line as curvature, names no factor."""
     rows = [ev] if "verdict" not in ev else []
     rows += [e for key, v in ev.items() if key.startswith("per_") and isinstance(v, list)
              for e in v if e.get("verdict") == "INCONCLUSIVE"]

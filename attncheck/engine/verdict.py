@@ -161,20 +161,19 @@ def asymptotic_rule(n, c, se, alpha: float = ASYM_ALPHA, resolution: float = RES
 
 def _draws_factor(line, S: float, z: float, resolution: float, upper: bool) -> float:
     """The factor on the draws that would bring the bound of the growth exponent on the undecided side past the
-    resolution if the estimates stayed where they are (inf where none would).
+    resolution if the estimates' means stayed where they are (inf where none would).
 
-    The slope's variance v (from the stated errors) shrinks like 1/F with F times the draws; on the upper side the
-    rule widens it by the Birge factor max(1, chi2/dof), and with the estimates where they are chi2 grows like F,
-    so the widened variance falls to the floor v chi2/dof and no further: a tail that curves in log n (a limit
-    approached like n^-g) keeps its misfit whatever the draws. F = v / (gap/z)^2 where that floor is within
-    (gap/z)^2, else inf; the lower side is not widened."""
+    The slope's variance v (from the stated errors) shrinks like 1/F with F times the draws. On the upper side the
+    rule widens it by max(1, chi2/dof); of chi2, about dof is the errors' own scatter, which shrinks with them,
+    and the excess chi2 - dof is the tail's misfit to a line in log n (a limit approached like n^-g), which does
+    not: with F times the draws chi2 is about dof + F (chi2 - dof), so the widened variance is v (1/F + (chi2 -
+    dof)^+ / dof), with a floor. F solves v (1/F + (chi2 - dof)^+ / dof) = (gap/z)^2; the lower side is not widened."""
     b, sb = float(line.coef[1]), float(line.se[1])
     gap = abs(b - resolution * S)
     v = sb ** 2 / max(1.0, line.birge ** 2)
-    floor = v * line.chi2 / line.dof if upper and line.dof > 0 else 0.0
-    if gap == 0.0 or floor >= (gap / z) ** 2:
-        return math.inf
-    return v / (gap / z) ** 2
+    misfit = max(0.0, line.chi2 - line.dof) / line.dof if upper and line.dof > 0 else 0.0
+    room = (gap / z) ** 2 / v - misfit if gap > 0 else 0.0
+    return 1.0 / room if room > 0 else math.inf
 
 
 def _larger_n(n, resolution: float, ev: dict) -> float | None:

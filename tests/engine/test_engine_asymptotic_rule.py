@@ -165,10 +165,11 @@ QUARTERS = [64, 256, 1024, 4096, 16384]
 
 def test_a_draws_factor_is_named_only_where_the_draws_would_decide():
     """A tail on a line in log n, below the resolution, within its errors: the rule names a factor, and errors
-    smaller by it (times 3/2) decide. A tail that
-    curves in log n (a limit approached like n^-1/2, growth n^0.023 over its first step): the misfit keeps the
-    upper bound above the resolution at any errors, so no factor is named (a former rule asked for about 6
-    times the draws), and the n from which the fitted limit's growth is below half the resolution is."""
+    smaller by it (times 3/2) decide. A tail that curves in log n (a limit approached like n^-1/2, growth n^0.023
+    over its first step): its misfit beyond the errors keeps the upper bound above the resolution at any errors,
+    so no factor is named (a former rule asked for about 6 times the draws), and the n from which the fitted
+    limit's growth is below half the resolution is. (A misfit within the errors, chi2 <= dof, is their own
+    scatter: tests/engine/test_engine_witness_draws.py.)"""
     flat = [5.0, 5.1, 4.9, 5.0, 5.1]
     verdict, ev = asymptotic_rule(QUARTERS, flat, [0.2] * 5)
     factor = ev["decide_with"]["draws_factor"]
