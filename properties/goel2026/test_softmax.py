@@ -773,18 +773,18 @@ lemma_17_rate = _rate(
     "goel2026/lemma-17/rate", "Lemma 17", r"\mathbb E_i\operatorname{tr}\operatorname{Var}_{-i}(\mu_i)=O(1/n)",
     ("UNKNOWN", "statement (claims file: 'x_i-integrated versions'); RECONSTRUCTED here as the integrated "
                 "Lemma 14"), 1,
-    lambda c, R: sf.half_gap_sq_cv(R[1], R[2], c.B), np.mean,
+    lambda c, R: sf.tr_var_draws(R[1], R[2], c.B), np.mean,
     integrated=True, replicas=2, tau="tilt",
     notes={"x_i": "from N(0, Sigma) tilted by e^{q(x_i)}, importance-weighted (sm.tilted_queries, w = det(I - 2G)^{-1/2} "
                   "e^{-q} <= 2^{3/2}): n tr Var_{-i}(mu_i) grows like e^q in the query (the effective number of keys "
                   "is n e^{-q}), so w times it stays of one order; on ||C||_op <= 1/2 the tilted law has covariance "
                   "at most 2 Sigma in the standardized coordinates"},
-    quantity="E_i tr Var_{-i}(mu_i) = E[||mu - mu'||^2] / 2 with mu' from independent keys at the same x_i, each "
-             "given the scores (stein_forms.half_gap_sq: 1/2 ||E[mu | z] - E[mu' | z']||^2 + 1/2 (sum_j p_ij^2 + "
-             "sum_j p_ij'^2) tr Sigma_perp, O(1/n) per draw; models.softmax_moments.ScoreDraws), less a control variate "
-             "of mean 0 given x_i (stein_forms.half_gap_sq_cv: the same for the linear part of E[mu | z] in the key sums, "
-             "less its variance in closed form, weighted 1 / (1 + 10 e^{2q} / n)), which takes the squared difference's "
-             "own noise out where e^q << n")
+    quantity="E_i tr Var_{-i}(mu_i) = E||mu - mu'||^2 / 2, mu' from independent keys at the same x_i, each given the "
+             "scores (stein_forms.half_gap_sq, O(1/n) per draw), less two control variates of mean 0: "
+             "stein_forms.half_gap_sq_cv (the linear part of E[mu | z] in the key sums less its closed-form variance, "
+             "weighted 1 / (1 + 10 e^{2q} / n): the squared difference's own noise where e^q << n) and "
+             "stein_forms.query_cv / n (a Gaussian integral over x_i: the spread of the leading term "
+             "e^q (tr Sigma + |m|^2) / n over the queries)")
 
 lemma_18_rate = _rate(
     "goel2026/lemma-18/rate", "Lemma 18 (as used in Theorem 4)", r"\|\mathbb E[x_i(\mu_i-m_i)^\top]\|_F^2=O(1/n)",

@@ -507,3 +507,48 @@ def test_half_gap_sq_cv_has_the_mean_of_half_gap_sq(n):
     assert _z((w * _half_gap_sq_cv_without_variance(D, D2, B) - plain)[:, None])[0] > 5
     if n == 256:
         assert cv.std() < 0.5 * plain.std()
+
+
+def _query_cv_ungated_mean(x, B, Sigma, n):
+    """A planted error: query_cv with k the mean of |m|^2 under the e^q tilt, not the gated e^{(1 - gamma) q} one."""
+    from attncheck.papers.goel2026.models import stein_forms as sf
+    L = np.linalg.cholesky(Sigma)
+    K = Sigma @ B.T @ L
+    k = np.trace(K @ np.linalg.solve(np.eye(len(L)) - 2 * K.T @ B.T @ L, K.T))
+    m = x @ B @ Sigma
+    q = np.sum((x @ B) * m, axis=1)
+    return np.exp((1 - sf.QUERY_GATE / np.log(n)) * q) * (np.sum(m * m, axis=1) - k)
+
+
+@pytest.mark.parametrize("n", [8, 1024])
+def test_query_cv_has_mean_zero_over_the_gaussian_queries(n):
+    """stein_forms.query_cv: mean 0 within 5 standard errors over 10^6 plain queries x ~ N(0, Sigma) (||C||_op = 0.4,
+    where its variance is finite) and over 10^6 tilted queries with their weights (||C||_op = 0.5, as lemma-17/rate);
+    the planted error (k of the ungated tilt) is 5 standard errors off in both."""
+    from attncheck.papers.goel2026.models import stein_forms as sf
+    rng = np.random.default_rng(59)
+    N = 1_000_000
+    Sigma, B = _tilt_problem(rng, 3, 0.4)
+    x = rng.standard_normal((N, 3)) @ np.linalg.cholesky(Sigma).T
+    assert _z(sf.query_cv(x, B, Sigma, n)[:, None])[0] < 5
+    assert _z(_query_cv_ungated_mean(x, B, Sigma, n)[:, None])[0] > 5
+    B = B / 0.4 * 0.5
+    x, w = sm.tilted_queries(Sigma, B, rng, N)
+    assert _z((w * sf.query_cv(x, B, Sigma, n))[:, None])[0] < 5
+    assert _z((w * _query_cv_ungated_mean(x, B, Sigma, n))[:, None])[0] > 5
+
+
+def test_tr_var_draws_have_the_mean_of_half_gap_sq():
+    """stein_forms.tr_var_draws against half_gap_sq on the same score draws (n = 8, x_i from tilted_queries at
+    ||C||_op = 0.5, importance-weighted as lemma-17/rate, 200000 draws): the mean difference within 5 standard errors
+    of 0; with the planted query variate (k of the ungated tilt) 5 standard errors off."""
+    from attncheck.papers.goel2026.models import stein_forms as sf
+    rng = np.random.default_rng(61)
+    n, N = 8, 200_000
+    Sigma, B = _tilt_problem(rng, 3)
+    x, w = sm.tilted_queries(Sigma, B, rng, N)
+    D, D2 = (sm.score_draws(x, B, Sigma, rng, n, N) for _ in range(2))
+    plain = w * sf.half_gap_sq(D, D2)
+    assert _z((w * sf.tr_var_draws(D, D2, B) - plain)[:, None])[0] < 5
+    planted = sf.half_gap_sq_cv(D, D2, B) - _query_cv_ungated_mean(x, B, Sigma, n) / n
+    assert _z((w * planted - plain)[:, None])[0] > 5

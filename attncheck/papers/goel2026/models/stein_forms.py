@@ -156,6 +156,35 @@ def half_gap_sq_cv(D, D2, B) -> np.ndarray:
     return half_gap_sq(D, D2) - beta * (0.5 * np.sum(gap * gap, axis=1) - V)
 
 
+QUERY_GATE = 2.0
+"""The query control variate's gate in :func:`query_cv`: e^{-gamma q} with gamma = QUERY_GATE / log n."""
+
+
+def query_cv(x, B, Sigma, n):
+    """Per query x (size, d), a variable of mean 0 under x ~ N(0, Sigma) exactly that follows n tr Var_{-i}(mu_i) -> e^q
+    (tr Sigma + |m|^2) (the ratio estimator's variance: n e^{-q} effective keys) in x: e^{(1 - gamma) q} (|m|^2 - k),
+    gamma = QUERY_GATE / log n, k = E|m|^2 under N(0, Sigma) tilted by e^{(1 - gamma) q}. With Sigma = L L^T, x = L v,
+    q = v^T G v and m = K v (G = L^T B Sigma B^T L, K = Sigma B^T L), that law is v ~ N(0, M^{-1}), M = I - 2 (1 - gamma) G,
+    so k = tr(K M^{-1} K^T) (Lemma 7's Gaussian integral). The gate e^{-gamma q} turns the variate down where one key can
+    dominate the sums (e^{2q} ~ n), where n tr Var_{-i}(mu_i) no longer grows like e^q."""
+    L = np.linalg.cholesky(Sigma)
+    K = Sigma @ B.T @ L
+    gamma = QUERY_GATE / math.log(n)
+    M = np.eye(len(L)) - 2 * (1 - gamma) * (K.T @ B.T @ L)
+    k = float(np.trace(K @ np.linalg.solve(M, K.T)))
+    m = x @ B @ Sigma
+    q = np.sum((x @ B) * m, axis=1)
+    return np.exp((1 - gamma) * q) * (np.sum(m * m, axis=1) - k)
+
+
+def tr_var_draws(D, D2, B):
+    """Per draw, :func:`half_gap_sq_cv` less :func:`query_cv` / n: the same mean E_i tr Var_{-i}(mu_i) (Lemma 17) for
+    x_i ~ N(0, Sigma) (or importance-weighted), without most of the spread of its leading term e^q (tr Sigma +
+    |m|^2) / n over the queries."""
+    n = D.p_other.shape[1] + 1
+    return half_gap_sq_cv(D, D2, B) - query_cv(np.broadcast_to(D.x_i, D.a.shape), B, D.Sigma, n) / n
+
+
 def lemma11_parts(x_i, m, D):
     """Per draw: mu_i - m_i and its Stein form p_ii (x_i - m_i) - sum_{j != i} p_ij^2 m_i (same mean, Lemma 11)."""
     lhs = D.mu - m[None]
