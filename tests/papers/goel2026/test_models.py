@@ -453,57 +453,139 @@ def test_tilted_queries_weights_give_the_gaussian_means():
         sm.tilted_queries(Sigma, B / 0.5 * 0.71, rng, 10)
 
 
-def _variance_with_n(D, B):
-    """A planted error: linear_fluctuation's variance over n rather than n - 1 keys."""
+def _query_cv_ungated_mean(x, B, Sigma, n):
+    """A planted error: query_cv with k the mean of |m|^2 under the e^q tilt, not the gated e^{(1 - gamma) q} one."""
     from attncheck.papers.goel2026.models import stein_forms as sf
-    L, V = sf.linear_fluctuation(D, B)
-    n1 = D.p_other.shape[1]
-    return L, V * n1 / (n1 + 1)
+    L = np.linalg.cholesky(Sigma)
+    K = Sigma @ B.T @ L
+    k = np.trace(K @ np.linalg.solve(np.eye(len(L)) - 2 * K.T @ B.T @ L, K.T))
+    m = x @ B @ Sigma
+    q = np.sum((x @ B) * m, axis=1)
+    return np.exp((1 - sf.QUERY_GATE / np.log(n)) * q) * (np.sum(m * m, axis=1) - k)
 
 
-def test_linear_fluctuation_has_mean_zero_and_the_closed_form_variance():
-    """stein_forms.linear_fluctuation at one query x_i (q ~ 0.3, n = 8) over 400000 score draws: L has mean 0, and
-    its closed-form tr Cov(L) is the sample one (its batch means over 20 batches), both within 5 standard errors;
-    the planted variance over n keys instead of n - 1 is 5 standard errors off."""
+@pytest.mark.parametrize("n", [8, 1024])
+def test_query_cv_has_mean_zero_over_the_gaussian_queries(n):
+    """stein_forms.query_cv: mean 0 within 5 standard errors over 10^6 plain queries x ~ N(0, Sigma) (||C||_op = 0.4,
+    where its variance is finite) and over 10^6 tilted queries with their weights (||C||_op = 0.5, as lemma-17/rate);
+    the planted error (k of the ungated tilt) is 5 standard errors off in both."""
     from attncheck.papers.goel2026.models import stein_forms as sf
-    rng = np.random.default_rng(47)
-    d, n, N = 3, 8, 400_000
-    Sigma, B = _tilt_problem(rng, d, 0.4)
-    x = np.linalg.cholesky(Sigma) @ np.array([1.0, -0.5, 0.8])
-    D = sm.score_draws(x, B, Sigma, rng, n, N)
-    L, V = sf.linear_fluctuation(D, B)
-    assert np.allclose(V, V[0]) and 0.1 < float(x @ B @ Sigma @ B.T @ x) < 1.0
-    assert np.all(_z(L) < 5)
-    batches = [np.sum(np.var(part, axis=0, ddof=1)) for part in np.split(L, 20)]
-    truth, se = np.mean(batches), np.std(batches, ddof=1) / np.sqrt(20)
-    assert abs(V[0] - truth) < 5 * se
-    assert abs(_variance_with_n(D, B)[1][0] - truth) > 5 * se
+    rng = np.random.default_rng(59)
+    N = 1_000_000
+    Sigma, B = _tilt_problem(rng, 3, 0.4)
+    x = rng.standard_normal((N, 3)) @ np.linalg.cholesky(Sigma).T
+    assert _z(sf.query_cv(x, B, Sigma, n)[:, None])[0] < 5
+    assert _z(_query_cv_ungated_mean(x, B, Sigma, n)[:, None])[0] > 5
+    B = B / 0.4 * 0.5
+    x, w = sm.tilted_queries(Sigma, B, rng, N)
+    assert _z((w * sf.query_cv(x, B, Sigma, n))[:, None])[0] < 5
+    assert _z((w * _query_cv_ungated_mean(x, B, Sigma, n))[:, None])[0] > 5
 
 
-def _half_gap_sq_cv_without_variance(D, D2, B):
-    """A planted error: the control variate without its closed-form variance (its mean is then not 0)."""
+def _n_tr_var_by_score_quadrature(x, B, Sigma, n, self_term=True):
+    """An independent n tr Var_{-i}(mu_i) for n = 2, 3: a tensor Gauss-Hermite grid over the n - 1 standardized scores,
+    with E[mu_i | the scores] = p_ii x_i + a sum_j p_ij z_j and the residual keys' sum_j p_ij^2 (tr Sigma - |a|^2)."""
+    z, w = np.polynomial.hermite_e.hermegauss(160 if n == 2 else 90)
+    w = w / np.sqrt(2 * np.pi)
+    u = B.T @ x
+    m = Sigma @ u
+    sigma = np.sqrt(u @ m)
+    a = m / sigma
+    Z = np.stack(np.meshgrid(*[z] * (n - 1), indexing="ij"), -1).reshape(-1, n - 1)
+    W = np.prod(np.stack(np.meshgrid(*[w] * (n - 1), indexing="ij"), -1).reshape(-1, n - 1), axis=1)
+    scores = np.concatenate([np.full((len(Z), 1), x @ B @ x if self_term else -np.inf), sigma * Z], 1)
+    p = np.exp(scores - scores.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    mu = p[:, :1] * x + np.sum(p[:, 1:] * Z, axis=1)[:, None] * a
+    mean = W @ mu
+    return n * (W @ np.sum(mu * mu, axis=1) - mean @ mean + W @ np.sum(p[:, 1:] ** 2, axis=1) * (np.trace(Sigma) - a @ a))
+
+
+def _n_tr_var_without_self(x, B, Sigma, n):
+    """A planted error: laplace_moments.n_tr_var without the self-term (e_0 = 0: the n - 1 other keys alone)."""
+    from attncheck.papers.goel2026.models import laplace_moments as lm
+    s, sigma, DD, Da, aa, perp = lm.tilt_parts(x, B, Sigma)
+    EA, EY, EAA, EAY, EYY, P2 = lm.scalar_moments(np.full_like(s, -np.inf), sigma, n).T
+    return n * (aa * (EYY - EY * EY) + perp * P2)
+
+
+def _n_tr_var_with_n_keys(x, B, Sigma, n):
+    """A planted error: n other keys instead of n - 1 (the self-term besides)."""
+    from attncheck.papers.goel2026.models import laplace_moments as lm
+    return lm.n_tr_var(x, B, Sigma, n + 1) * n / (n + 1)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_n_tr_var_matches_quadrature_over_the_scores(n):
+    """laplace_moments.n_tr_var against a tensor Gauss-Hermite grid over the scores (n = 2, 3; 6 queries from
+    tilted_queries at ||C||_op = 0.3, d = 3): relative 1e-8; both planted errors (no self-term, n other keys) are
+    1e-3 off at least; at B = 0 every weight is 1/n and n tr Var = (n - 1) tr Sigma / n."""
+    from attncheck.papers.goel2026.models import laplace_moments as lm
+    rng = np.random.default_rng(67)
+    Sigma, B = _tilt_problem(rng, 3, 0.3)
+    x, _ = sm.tilted_queries(Sigma, B, rng, 6)
+    ref = np.array([_n_tr_var_by_score_quadrature(xi, B, Sigma, n) for xi in x])
+    np.testing.assert_allclose(lm.n_tr_var(x, B, Sigma, n), ref, rtol=1e-8)
+    for planted in (_n_tr_var_without_self, _n_tr_var_with_n_keys):
+        assert np.all(np.abs(planted(x, B, Sigma, n) / ref - 1) > 1e-3)
+    no_self = np.array([_n_tr_var_by_score_quadrature(xi, B, Sigma, n, self_term=False) for xi in x])
+    np.testing.assert_allclose(_n_tr_var_without_self(x, B, Sigma, n), no_self, rtol=1e-8)
+    np.testing.assert_allclose(lm.n_tr_var(x, 0 * B, Sigma, n), (n - 1) * np.trace(Sigma) / n, rtol=1e-10)
+
+
+@pytest.mark.parametrize("n", [4, 16, 64])
+def test_n_tr_var_matches_monte_carlo_over_the_keys(n):
+    """laplace_moments.n_tr_var against n times the sample variance of mu_i over 100000 drawn key sets
+    (softmax_moments.query; score_draws at n = 64), at 3 queries from tilted_queries at ||C||_op = 0.5, d = 3: within 5
+    standard errors at each; at n = 4 and 16 each planted error (no self-term, n other keys) 5 standard errors off at
+    one query at least."""
+    from attncheck.papers.goel2026.models import laplace_moments as lm
+    rng = np.random.default_rng(71)
+    Sigma, B = _tilt_problem(rng, 3)
+    x, _ = sm.tilted_queries(Sigma, B, rng, 3)
+    N, z = 100_000, []
+    for xi in x:
+        mu = (sm.score_draws(xi, B, Sigma, rng, n, N) if n == 64
+              else sm.query(xi, B, sm.draw_keys(Sigma, rng, n, N))).mu
+        sq = n * np.sum((mu - mu.mean(axis=0)) ** 2, axis=1) * N / (N - 1)
+        z.append([abs(sq.mean() - f(xi[None], B, Sigma, n)[0]) / (sq.std() / np.sqrt(N))
+                  for f in (lm.n_tr_var, _n_tr_var_without_self, _n_tr_var_with_n_keys)])
+    z = np.array(z)
+    assert np.all(z[:, 0] < 5)
+    if n < 64:
+        assert np.all(z[:, 1:].max(axis=0) > 5)
+
+
+def test_n_tr_var_has_the_mean_of_half_gap_sq():
+    """laplace_moments.n_tr_var / n against stein_forms.half_gap_sq (an unbiased two-key-set estimator) on the same
+    10000 queries from tilted_queries (||C||_op = 0.5, d = 3, n = 16), importance-weighted: the mean difference within
+    5 standard errors of 0, and so is tr_var_cv's (less query_cv / n, of mean 0); the planted n other keys, or n_tr_var
+    over n - 1, 5 standard errors off."""
+    from attncheck.papers.goel2026.models import laplace_moments as lm
     from attncheck.papers.goel2026.models import stein_forms as sf
-    L, _ = sf.linear_fluctuation(D, B)
-    L2, _ = sf.linear_fluctuation(D2, B)
-    u = D.x_i @ B
-    beta = 1 / (1 + sf.CV_GATE * np.exp(2 * np.sum(u * (u @ D.Sigma), axis=1)) / (D.p_other.shape[1] + 1))
-    return sf.half_gap_sq(D, D2) - beta * 0.5 * np.sum((L - L2) ** 2, axis=1)
-
-
-@pytest.mark.parametrize("n", [8, 256])
-def test_half_gap_sq_cv_has_the_mean_of_half_gap_sq(n):
-    """stein_forms.half_gap_sq_cv against half_gap_sq on the same score draws (x_i from tilted_queries, ||C||_op =
-    0.5, importance-weighted as lemma-17/rate): the mean difference within 5 standard errors of 0 (200000 draws at
-    n = 8, 20000 at n = 256); the control variate less a wrong mean (its variance term dropped) is 5 standard errors
-    off; at n = 256 the weighted per-draw spread is at most half the plain one."""
-    from attncheck.papers.goel2026.models import stein_forms as sf
-    rng = np.random.default_rng(53)
-    N = 200_000 if n == 8 else 20_000
+    rng = np.random.default_rng(73)
+    n, N = 16, 10_000
     Sigma, B = _tilt_problem(rng, 3)
     x, w = sm.tilted_queries(Sigma, B, rng, N)
     D, D2 = (sm.score_draws(x, B, Sigma, rng, n, N) for _ in range(2))
-    plain, cv = w * sf.half_gap_sq(D, D2), w * sf.half_gap_sq_cv(D, D2, B)
-    assert _z((cv - plain)[:, None])[0] < 5
-    assert _z((w * _half_gap_sq_cv_without_variance(D, D2, B) - plain)[:, None])[0] > 5
-    if n == 256:
-        assert cv.std() < 0.5 * plain.std()
+    old = w * sf.half_gap_sq(D, D2)
+    exact = w * lm.n_tr_var(x, B, Sigma, n) / n
+    assert _z((exact - old)[:, None])[0] < 5
+    assert _z((w * _n_tr_var_with_n_keys(x, B, Sigma, n) / n - old)[:, None])[0] > 5
+    assert _z((exact * n / (n - 1) - old)[:, None])[0] > 5
+    assert _z((w * lm.tr_var_cv(x, B, Sigma, n) - old)[:, None])[0] < 5
+
+
+def test_laplace_quadrature_steps_are_converged(monkeypatch):
+    """laplace_moments.scalar_moments: halving both trapezoid steps, and widening the ranges, moves none of the six
+    moments by more than 1e-8 relative, for sigma in [0.05, 3.5], s in [-10, 14], n in {64, 4096, 262144} (the tilts
+    lemma-17/rate's queries reach: q = sigma^2 <= 12)."""
+    from attncheck.papers.goel2026.models import laplace_moments as lm
+    S, G = (v.ravel() for v in np.meshgrid([-10.0, -3, 0, 2, 6, 14], [0.05, 0.7, 1.5, 2.5, 3.5]))
+    for n in (64, 4096, 262144):
+        base = lm.scalar_moments(S, G, n)
+        with monkeypatch.context() as mp:
+            for name, factor in (("H_V", 0.5), ("Z_STEP", 0.5), ("V_MIN", 1.5), ("Z_HALF", 1.4), ("LOG_TINY", 1.5)):
+                mp.setattr(lm, name, getattr(lm, name) * factor)
+            fine = lm.scalar_moments(S, G, n)
+        np.testing.assert_allclose(base, fine, rtol=1e-8)

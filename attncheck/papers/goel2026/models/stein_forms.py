@@ -105,55 +105,25 @@ def half_gap_sq(D, D2) -> np.ndarray:
     return 0.5 * np.sum(gap * gap, axis=1) + 0.5 * (D.p2 + D2.p2) * np.trace(D.perp, axis1=1, axis2=2)
 
 
-def linear_fluctuation(D, B):
-    """The linear part of mu_bar = E[mu_i | the scores] in the key sums, and its variance in closed form: (L, V),
-    (size, d) and (size,). With e_j = e^{sigma z_j} (sigma^2 = q), S0 = sum_{j != i} e_j, S1 = sum_{j != i} e_j z_j,
-    T = e^s + S0: mu_bar = (e^s x_i + a S1) / T. At the means of the sums (E e = e^{q/2}, E e z = sigma e^{q/2}),
-    T0 = e^s + (n - 1) e^{q/2}, pi_s = e^s / T0 and f0 = pi_s x_i + (1 - pi_s) m (m = a sigma), the first-order
-    term is L = (a (S1 - E S1) - f0 (S0 - E S0)) / T0, a sum of n - 1 i.i.d. terms, read off the draw through
-    S0 / T0 = (1 - p_ii) T / T0, S1 / T0 = (sum_j p_ij z_j) T / T0 and T / T0 = pi_s / p_ii. Its variance given
-    x_i is exact: tr Cov(L) = (n - 1) E||a (e z - sigma e^{q/2}) - f0 (e - e^{q/2})||^2 / T0^2 with E e^2 = e^{2q},
-    E e^2 z = 2 sigma e^{2q}, E e^2 z^2 = (1 + 4q) e^{2q}, i.e. (1 - pi_s)^2 e^q k / (n - 1) with
-    k = |a|^2 (1 + 4q - q e^{-q}) - 2 a.f0 sigma (2 - e^{-q}) + |f0|^2 (1 - e^{-q}).
-    D: :func:`softmax_moments.score_draws` (x_i one per draw or one for all); B the claim's B."""
-    X = np.broadcast_to(D.x_i, D.a.shape)
-    u = X @ B
-    m = u @ D.Sigma
-    q = np.sum(u * m, axis=1)
-    s = np.sum(X * u, axis=1)
-    n1 = D.p_other.shape[1]
-    pi_s = 1 / (1 + n1 * np.exp(q / 2 - s))
-    pi_o = 1 - pi_s
-    f0 = pi_s[:, None] * X + pi_o[:, None] * m
-    r = pi_s / D.p_self  # T / T0; p_ii > 0 wherever e^{s - max score} does not underflow
-    sig = np.sqrt(q)
-    L = D.a * (D.pz * r - pi_o * sig)[:, None] - f0 * ((1 - D.p_self) * r - pi_o)[:, None]
-    em = np.exp(-q)
-    k = (np.sum(D.a * D.a, axis=1) * (1 + 4 * q - q * em) - 2 * np.sum(D.a * f0, axis=1) * sig * (2 - em)
-         + np.sum(f0 * f0, axis=1) * (1 - em))
-    return L, pi_o * pi_o * np.exp(q) * k / n1
+QUERY_GATE = 2.0
+"""The query control variate's gate in :func:`query_cv`: e^{-gamma q} with gamma = QUERY_GATE / log n."""
 
 
-CV_GATE = 10.0
-"""The control variate's weight in :func:`half_gap_sq_cv`: beta = 1 / (1 + CV_GATE e^{2q} / n)."""
-
-
-def half_gap_sq_cv(D, D2, B) -> np.ndarray:
-    """:func:`half_gap_sq` less beta (1/2 ||L - L'||^2 - tr Cov(L)), L the linear part of mu_bar of each key set
-    (:func:`linear_fluctuation`, the same x_i): the control variate has mean 0 given x_i exactly, so the mean is
-    still E_i tr Var_{-i}(mu_i), for any beta that depends on x_i alone. Where the key sums are nearly Gaussian
-    (e^q << n) mu_bar - E mu_bar = L + O_p(e^q / n), and the per-draw error of 1/2 ||mu_bar - mu_bar'||^2, a
-    squared difference of two O(n^{-1/2}) fluctuations (relative spread ~1), drops to O(n^{-3/2}); where one key
-    can dominate the sums (e^{2q} ~ n), L is unbounded while mu_bar is not, and the weight beta = 1 / (1 +
-    CV_GATE e^{2q} / n) turns the control off."""
-    L, V = linear_fluctuation(D, B)
-    L2, _ = linear_fluctuation(D2, B)
-    X = np.broadcast_to(D.x_i, D.a.shape)
-    u = X @ B
-    q = np.sum(u * (u @ D.Sigma), axis=1)
-    beta = 1 / (1 + CV_GATE * np.exp(2 * q) / (D.p_other.shape[1] + 1))
-    gap = L - L2
-    return half_gap_sq(D, D2) - beta * (0.5 * np.sum(gap * gap, axis=1) - V)
+def query_cv(x, B, Sigma, n):
+    """Per query x (size, d), a variable of mean 0 under x ~ N(0, Sigma) exactly that follows n tr Var_{-i}(mu_i) -> e^q
+    (tr Sigma + |m|^2) (the ratio estimator's variance: n e^{-q} effective keys) in x: e^{(1 - gamma) q} (|m|^2 - k),
+    gamma = QUERY_GATE / log n, k = E|m|^2 under N(0, Sigma) tilted by e^{(1 - gamma) q}. With Sigma = L L^T, x = L v,
+    q = v^T G v and m = K v (G = L^T B Sigma B^T L, K = Sigma B^T L), that law is v ~ N(0, M^{-1}), M = I - 2 (1 - gamma) G,
+    so k = tr(K M^{-1} K^T) (Lemma 7's Gaussian integral). The gate e^{-gamma q} turns the variate down where one key can
+    dominate the sums (e^{2q} ~ n), where n tr Var_{-i}(mu_i) no longer grows like e^q."""
+    L = np.linalg.cholesky(Sigma)
+    K = Sigma @ B.T @ L
+    gamma = QUERY_GATE / math.log(n)
+    M = np.eye(len(L)) - 2 * (1 - gamma) * (K.T @ B.T @ L)
+    k = float(np.trace(K @ np.linalg.solve(M, K.T)))
+    m = x @ B @ Sigma
+    q = np.sum((x @ B) * m, axis=1)
+    return np.exp((1 - gamma) * q) * (np.sum(m * m, axis=1) - k)
 
 
 def lemma11_parts(x_i, m, D):

@@ -1,0 +1,128 @@
+"""tr Var_{-i}(mu_i) given the query, exactly (to quadrature accuracy), at a cost independent of n (goel2026 Lemmas
+14 and 17).
+
+Query x_i fixed, the other N = n - 1 keys i.i.d. N(0, Sigma), self-term included (notation of softmax_moments). With
+u = B^T x_i, sigma = (u^T Sigma u)^{1/2} = q^{1/2}, a = Sigma u / sigma and m = a sigma, a key is x_j = m + a y_j + r_j,
+y_j = z_j - sigma, z_j ~ N(0, 1) its standardized score and r_j ~ N(0, Sigma - a a^T) independent of z_j. The weights
+are e_0 = e^s (self) and e_j = e^{sigma z_j}, S = e_0 + sum_j e_j, so
+
+    mu_i - m = (e_0 (x_i - m) + a sum_j e_j y_j + sum_j e_j r_j) / S,
+
+and tr Var_{-i}(mu_i) = E||mu_i - m||^2 - ||E mu_i - m||^2 needs six scalar moments of (A, Y) = (e_0 / S,
+sum_j e_j y_j / S) and sum_j p_ij^2 (the r_j's share). Each is a Laplace integral, 1/S = int_0^inf e^{-tS} dt and
+1/S^2 = int_0^inf t e^{-tS} dt, whose integrand factorizes over the i.i.d. keys into powers of one-dimensional Gaussian
+integrals phi(t) = E e^{-tw}, psi_1 = E[w y e^{-tw}], psi_2 = E[w^2 y^2 e^{-tw}], chi = E[w^2 e^{-tw}] (w = e^{sigma z}):
+
+    E A = e_0 int e^{-t e_0} phi^N,              E A^2 = e_0^2 int t e^{-t e_0} phi^N,
+    E Y = N int e^{-t e_0} psi_1 phi^{N-1},      E A Y = e_0 N int t e^{-t e_0} psi_1 phi^{N-1},
+    E Y^2 = int t e^{-t e_0} (N psi_2 phi^{N-1} + N (N - 1) psi_1^2 phi^{N-2}),
+    E sum_j p_ij^2 = N int t e^{-t e_0} chi phi^{N-1}.
+
+Centring at m (E[w y] = 0, so psi_1 = E[w y expm1(-tw)] is O(t)) keeps every variance a difference of an O(1/n) and an
+O(1/n^2) term. Quadrature: t = T_0 e^v with T_0 = 1 / (N E w + e_0) (so that E S T_0 = 1), the trapezoid rule in v
+and in z (both integrands analytic in a strip: spectral accuracy), blocks of v until the integrand is negligible.
+Halving both steps moves no moment by 1e-8 relative for n >= 64 and sigma <= 3.5 (q <= 12); below n ~ 16 a large sigma
+needs finer z steps (one key's weight then spans many decades of t).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from attncheck.papers.goel2026.models import stein_forms as sf
+
+H_V = 0.3  # trapezoid step in v = log(t / T_0): error ~ e^{-2 pi 1.2 / H_V}
+V_MAX = 80.0  # a cap: the blocks stop well before (e^{-t e_0} with t e_0 >= e^{V_MAX} T_0 e_0)
+V_MIN = -20.0  # below it the 1/S^2 integrands are O(e^{2 V_MIN}); the 1/S one's tail is added in closed form
+Z_HALF = 7.5  # z from -Z_HALF to 2 sigma + Z_HALF: the Gaussian tilted by w^0, w^1, w^2 to 7.5 standard deviations
+Z_STEP = 0.3  # trapezoid step in z: at most Z_STEP / sigma (e^{-t e^{sigma z}} is analytic for |Im z| < pi / (2 sigma))
+LOG_TINY = -36.0  # stop the v blocks where log(t^2 e^{-t e_0} phi^N) < LOG_TINY for every query
+BLOCK = 24  # v nodes per block
+CHUNK = 64  # queries per chunk (sorted by sigma: one z grid per chunk)
+
+
+def tilt_parts(x, B, Sigma):
+    """Per query (rows of x): s, sigma, ||x - m||^2, (x - m).a, ||a||^2, tr Sigma - ||a||^2 (a = 0 where sigma = 0)."""
+    u = x @ B  # rows u^T = x^T B
+    Su = u @ Sigma  # rows m^T
+    q = np.sum(u * Su, axis=1)
+    sigma = np.sqrt(q)
+    a = Su / np.where(sigma > 0, sigma, 1.0)[:, None]  # 0 at sigma = 0: every score 0, every key residual
+    D = x - Su
+    aa = np.sum(a * a, axis=1)
+    return np.sum(x * u, axis=1), sigma, np.sum(D * D, axis=1), np.sum(D * a, axis=1), aa, np.trace(Sigma) - aa
+
+
+def scalar_moments(s, sigma, n: int) -> np.ndarray:
+    """(size, 6): E A, E Y, E A^2, E A Y, E Y^2, E sum_j p_ij^2 per (s, sigma) (module docstring), N = n - 1 keys."""
+    s, sigma = np.asarray(s, float), np.asarray(sigma, float)
+    out = np.empty((len(s), 6))
+    order = np.argsort(sigma)
+    for a in range(0, len(s), CHUNK):
+        idx = order[a:a + CHUNK]
+        out[idx] = _chunk(s[idx], sigma[idx], n - 1)
+    return out
+
+
+def _chunk(s, sigma, N):
+    """:func:`scalar_moments` for queries with one z grid (``sigma`` at most its largest)."""
+    h = min(Z_STEP / max(sigma.max(), 1.0), 0.4)
+    z = np.arange(-Z_HALF, 2 * sigma.max() + Z_HALF + h, h)
+    log_T0 = -np.logaddexp(math.log(N) + sigma ** 2 / 2, s)
+    e0 = np.exp(s + log_T0)  # e_0 T_0
+    log_w = log_T0[:, None] + sigma[:, None] * z  # log(T_0 w) per (query, z)
+    y = z - sigma[:, None]
+    log_g = math.log(h) - z * z / 2 - 0.5 * math.log(2 * math.pi)
+    w = np.exp(log_w + log_g)
+    # the z weights of phi - 1, psi_1 (times expm1(-tw): E[w y] = 0), psi_2, chi and phi (times e^{-tw})
+    g = np.broadcast_to(np.exp(log_g), w.shape)
+    w2 = np.exp(2 * log_w + log_g)
+    C = np.stack([g, w * y, w2 * y * y, w2, g], axis=2)
+    base = C[:, :, 2:].sum(axis=1)  # psi_2, chi, phi at t = 0
+    acc = np.zeros((len(s), 6))
+    for start in range(0, int((V_MAX - V_MIN) / H_V), BLOCK):
+        v = V_MIN + H_V * np.arange(start, start + BLOCK)
+        tau = np.exp(v)
+        E = np.expm1(-np.exp(v[None, :, None] + log_w[:, None, :]))  # (q, v, z)
+        F = E @ C  # (q, v, 5)
+        F[:, :, 2:] += base[:, None, :]
+        phi = np.maximum(F[:, :, 4], 1e-300)  # phi to absolute accuracy; log1p(phi - 1) to relative where phi > 1/2
+        log_phi = np.where(F[:, :, 0] > -0.5, np.log1p(np.maximum(F[:, :, 0], -0.5)), np.log(phi))
+        log_G = N * log_phi - tau * e0[:, None]  # e^{-t e_0} phi^N
+        wt = H_V * tau * np.exp(log_G)  # dt = tau dv (t in units of T_0)
+        wt1 = H_V * tau * np.exp(log_G - log_phi)  # with phi^{N - 1}
+        wt2 = H_V * tau * np.exp(log_G - 2 * log_phi) if N > 1 else 0 * wt  # with phi^{N - 2}
+        if start == 0:
+            for x in (wt, wt1, wt2):
+                x[:, 0] /= 2  # the trapezoid's end node
+        F1 = F[:, :, 1]
+        acc[:, 0] += e0 * wt.sum(axis=1)
+        acc[:, 1] += N * (wt1 * F1).sum(axis=1)
+        acc[:, 2] += e0 * e0 * (tau * wt).sum(axis=1)
+        acc[:, 3] += e0 * N * (tau * wt1 * F1).sum(axis=1)
+        acc[:, 4] += N * (tau * (wt1 * F[:, :, 2] + (N - 1) * wt2 * F1 * F1)).sum(axis=1)
+        acc[:, 5] += N * (tau * wt1 * F[:, :, 3]).sum(axis=1)
+        if v[-1] > 0 and np.all(log_G[:, -1] + 2 * v[-1] < LOG_TINY):
+            break
+    else:
+        raise RuntimeError("laplace_moments: the v blocks did not reach a negligible integrand")
+    t_min = math.exp(V_MIN)
+    # E A below V_MIN (G = 1 - t + O(t^2) there: E S T_0 = 1), and the trapezoid's end correction h^2 / 12 f'(V_MIN)
+    acc[:, 0] += e0 * t_min * (1 - t_min / 2 + H_V * H_V / 12)
+    return acc
+
+
+def n_tr_var(x, B, Sigma, n: int) -> np.ndarray:
+    """n tr Var_{-i}(mu_i) per query (rows of x), exactly (module docstring): Lemma 14's quantity, whose mean over x_i is
+    Lemma 17's."""
+    s, sigma, DD, Da, aa, perp = tilt_parts(np.atleast_2d(x), B, Sigma)
+    EA, EY, EAA, EAY, EYY, P2 = scalar_moments(s, sigma, n).T
+    var = DD * (EAA - EA * EA) + 2 * Da * (EAY - EA * EY) + aa * (EYY - EY * EY) + perp * P2
+    return n * var
+
+
+def tr_var_cv(x, B, Sigma, n: int) -> np.ndarray:
+    """Per query, tr Var_{-i}(mu_i) (:func:`n_tr_var` / n) less stein_forms.query_cv / n (of mean 0 over x_i ~ N(0, Sigma),
+    following the leading term e^q (tr Sigma + |m|^2) / n): the same mean (Lemma 17), less spread over the queries."""
+    return (n_tr_var(x, B, Sigma, n) - sf.query_cv(x, B, Sigma, n)) / n
