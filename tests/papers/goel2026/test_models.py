@@ -316,6 +316,14 @@ def test_row_terms_from_the_scores_are_their_means_over_the_residuals():
         assert np.all(np.abs(v.mean(axis=0) - terms(A, B, problem, D).reshape(-1)) <= 5 * v.std(axis=0) / np.sqrt(reps))
 
 
+def _half_gap_sq(D, D2) -> np.ndarray:
+    """The reference estimator of E_i tr Var_{-i}(mu_i) from two independent key sets at one query (a former
+    claim's): per draw 1/2 ||mu_bar - mu_bar'||^2 + 1/2 (sum_j p_ij^2 + sum_j p_ij'^2) tr Sigma_perp, whose mean is
+    the quantity exactly."""
+    gap = D.mu_bar - D2.mu_bar
+    return 0.5 * np.sum(gap * gap, axis=1) + 0.5 * (D.p2 + D2.p2) * np.trace(D.perp, axis1=1, axis2=2)
+
+
 def _half_gap_sq_without_residuals(D, D2):
     """A planted error: 1/2 ||mu_bar - mu_bar'||^2 alone (the residual keys' share dropped)."""
     gap = D.mu_bar - D2.mu_bar
@@ -323,11 +331,10 @@ def _half_gap_sq_without_residuals(D, D2):
 
 
 def test_half_gap_sq_is_the_trace_of_the_variance_of_mu():
-    """stein_forms.half_gap_sq over score draws of two independent key sets at one query x_i against
+    """_half_gap_sq over score draws of two independent key sets at one query x_i against
     tr Var_{-i}(mu_i) from the keys themselves (the trace of the sample covariance of mu over 200000 key sets):
     within 5 standard errors (the error of a sum of variances: its batch means over 20 batches); the planted error
     without the residuals' share is 5 standard errors off."""
-    from attncheck.papers.goel2026.models import stein_forms as sf
     rng = np.random.default_rng(17)
     d, n, N = 3, 8, 200_000
     G = rng.standard_normal((d, d))
@@ -340,7 +347,7 @@ def test_half_gap_sq_is_the_trace_of_the_variance_of_mu():
     def z(values):
         return abs(values.mean() - truth) / np.hypot(values.std() / np.sqrt(N), se_truth)
 
-    assert z(sf.half_gap_sq(D, D2)) < 5
+    assert z(_half_gap_sq(D, D2)) < 5
     assert z(_half_gap_sq_without_residuals(D, D2)) > 5
 
 
@@ -557,18 +564,17 @@ def test_n_tr_var_matches_monte_carlo_over_the_keys(n):
 
 
 def test_n_tr_var_has_the_mean_of_half_gap_sq():
-    """laplace_moments.n_tr_var / n against stein_forms.half_gap_sq (an unbiased two-key-set estimator) on the same
+    """laplace_moments.n_tr_var / n against _half_gap_sq (an unbiased two-key-set estimator) on the same
     10000 queries from tilted_queries (||C||_op = 0.5, d = 3, n = 16), importance-weighted: the mean difference within
     5 standard errors of 0, and so is tr_var_cv's (less query_cv / n, of mean 0); the planted n other keys, or n_tr_var
     over n - 1, 5 standard errors off."""
     from attncheck.papers.goel2026.models import laplace_moments as lm
-    from attncheck.papers.goel2026.models import stein_forms as sf
     rng = np.random.default_rng(73)
     n, N = 16, 10_000
     Sigma, B = _tilt_problem(rng, 3)
     x, w = sm.tilted_queries(Sigma, B, rng, N)
     D, D2 = (sm.score_draws(x, B, Sigma, rng, n, N) for _ in range(2))
-    old = w * sf.half_gap_sq(D, D2)
+    old = w * _half_gap_sq(D, D2)
     exact = w * lm.n_tr_var(x, B, Sigma, n) / n
     assert _z((exact - old)[:, None])[0] < 5
     assert _z((w * _n_tr_var_with_n_keys(x, B, Sigma, n) / n - old)[:, None])[0] > 5

@@ -96,15 +96,6 @@ def mumu(D):
     return D.mu[:, :, None] * D.mu[:, None, :]
 
 
-def half_gap_sq(D, D2) -> np.ndarray:
-    """Per draw 1/2 E[||mu_i - mu_i'||^2 | z, z'] = 1/2 ||mu_bar - mu_bar'||^2 + 1/2 (sum_j p_ij^2 + sum_j p_ij'^2)
-    tr Sigma_perp, mu' from independent keys (scores z') at the same x_i: its mean is E_i tr Var_{-i}(mu_i) (Lemma 17)
-    exactly, and it is O(1/n) per draw (the difference of two fluctuations), where E||mu||^2 - E[mu . mu'] holds a
-    term linear in one fluctuation, O(n^{-1/2}) per draw (models.softmax_moments.ScoreDraws)."""
-    gap = D.mu_bar - D2.mu_bar
-    return 0.5 * np.sum(gap * gap, axis=1) + 0.5 * (D.p2 + D2.p2) * np.trace(D.perp, axis1=1, axis2=2)
-
-
 QUERY_GATE = 2.0
 """The query control variate's gate in :func:`query_cv`: e^{-gamma q} with gamma = QUERY_GATE / log n."""
 
