@@ -245,10 +245,6 @@ DRF_L = dict(DRF_COMMON,
                "judged. L = o(log k) is an asymptotic condition: for fixed L it holds as n grows")
 
 
-def _drf_point(p):
-    return ws_case(p["n"], rf_ds(p["n"], DRF_D_MAX), HE_ACTS, RHO, depths=(p["L"],))
-
-
 def _drf_space(p):
     return ws_space(p["n"], rf_ds(p["n"], DRF_D_MAX), HE_ACTS, RHO, depths=(p["L"],))
 
