@@ -16,7 +16,7 @@ from attncheck import Reading, Reason, Unchecked, claim, ge, le
 from attncheck.papers.bombari2024 import certification as cert
 from attncheck.papers.bombari2024.models import raf_witness as rw
 from attncheck.papers.bombari2024.models import random_features as rf
-from attncheck.papers.bombari2024.models.draws import attention_draws, rf_draws, seeds_by_k
+from attncheck.papers.bombari2024.models.draws import attention_draws, drf_upper_draws, rf_draws, seeds_by_k
 from attncheck.papers.bombari2024.readings import (
     ACTS,
     ACTS_HE,
@@ -24,6 +24,7 @@ from attncheck.papers.bombari2024.readings import (
     ASCENT_TOKENS,
     DRAWS,
     DRAWS_BY_K,
+    DRAWS_CHAIN,
     FRACTION,
     HE_ACTS,
     K_OMEGA,
@@ -186,6 +187,7 @@ DRF_UNCHECKED = (ACTS_HE, RF_D_UNCHECKED,
 #: Theorem 2's probability 1 - exp(-c log^2 d) (bombari2024/probability-log2-d); Lemma C.2's is 1 - 2L exp(-ck)
 DRF_SHARED = (*RF_SHARED, PROB_LOG2D)
 DRF_SHARED_BY_K = tuple(DRAWS_BY_K if r is DRAWS else r for r in DRF_SHARED)
+DRF_SHARED_CHAIN = tuple(DRAWS_CHAIN if r is DRAWS else r for r in DRF_SHARED)
 #: the claims along n with a declared space (ws_space, reading bombari2024/ws-space): the knob at its ends and middle
 KNOB_UNCHECKED = Unchecked(
     "the knob of the token families (noise level, rank fraction, ...) in (0, 1) other than 1/2", Reason.NOT_DRAWN,
@@ -243,10 +245,6 @@ DRF_L = dict(DRF_COMMON,
                "judged. L = o(log k) is an asymptotic condition: for fixed L it holds as n grows")
 
 
-def _drf_point(p):
-    return ws_case(p["n"], rf_ds(p["n"], DRF_D_MAX), HE_ACTS, RHO, depths=(p["L"],))
-
-
 def _drf_space(p):
     return ws_space(p["n"], rf_ds(p["n"], DRF_D_MAX), HE_ACTS, RHO, depths=(p["L"],))
 
@@ -266,12 +264,14 @@ def theorem_2_depth(case, S, xp):
 @claim("bombari2024/theorem-2/depth-trend-certified", kind="asymptotic", across="L", refutable=False,
        source="bombari2024 Section 4, Theorem 2, (4.4), against L, via the Lemma C.2 chain (C.18)",
        statement=r"\mathcal{S}_{DRF} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
-       domain=_drf_point, sample=seeds, probability=0.5, path=DRF_L_PATH, cost="expensive", draws=3,
-       reading=Reading(unchecked=DRF_UNCHECKED, shared=(*DRF_SHARED, UPPER_DEEP),
+       space=_drf_space, carry_worst=True, sample=seeds, probability=0.5, path=DRF_L_PATH, cost="expensive",
+       draws=3,
+       reading=Reading(unchecked=(*DRF_UNCHECKED, KNOB_UNCHECKED),
+                       shared=(*DRF_SHARED_CHAIN, WS_SPACE, UPPER_DEEP),
                        notes=dict(DRF_L, ratio="implied constant sqrt(n) * S_DRF,upper(X) at (n, L), certified over "
                                                "every token i")))
 def theorem_2_depth_upper(case, S, xp):
-    return np.array([b.upper * math.sqrt(case.n) for b in rf_draws(case, S, depth=case.depth, lower=False, upper=True)])
+    return drf_upper_draws(case, S) * math.sqrt(case.n)
 
 
 # ---- Theorem 3 and Remark 5.1 (random attention features) -------------------------------------

@@ -41,6 +41,16 @@ DRAWS_BY_K = Shared("bombari2024/draws-by-k",
                     "k >= 128, 24 at k = 16. One draw's ratio spreads like 1 / sqrt(k) and is right-skewed at small k "
                     "(1 / ||phi(X)||), while a draw costs O(L k^2): with 3 draws at every k the median of a small-k "
                     "case is too noisy for the search to rank the cases, and the worst case differed from n to n")
+DRAWS_CHAIN = Shared("bombari2024/draws-chain",
+                     "3 seeds per case (the engine caps the Monte Carlo sample with draws=3), each giving "
+                     "ceil(64 L / k) draws of the chain's matrices (V_1,i of every token, V_2..V_L) times "
+                     "ceil(128 L / k) draws of ||phi_L(X)|| from its exact conditional law given them "
+                     "(models.chain_draws: the law is invariant under independent Haar rotations of each first-layer "
+                     "block from the left and of each later layer from the right, which fix every operator norm): "
+                     "6144 pairs at k = 16, L = 8; 6 at k = 512. Every pair is the certified bound of one draw of the "
+                     "weights. At k = 16 the bound's spread is almost all in 1 / ||phi_L(X)|| (sd of its log 0.82 at "
+                     "L = 4, 1.36 at L = 8), which 3 x max(1, 128 // k) independent draws left too noisy to rank the "
+                     "cases or to show the trend")
 WS_SPACE = Shared("bombari2024/ws-space",
                   "a declared space (strategies.token_matrices.ws_space): d by its rank among the admissible d, so that "
                   "one value names a case at every n; every point's worst case is re-evaluated at every other point "

@@ -3,6 +3,8 @@ seed per draw, :func:`attncheck.papers.bombari2024.readings.seeds`).
 
 - :func:`rf_draws`: the brackets of the word sensitivity (3.4) of random features (3.1) or deep random features
   (4.2) (Theorems 1-2, Lemmas B.1 and C.2, Remark 4.1 with m modified words (B.11)-(B.13));
+- :func:`drf_upper_draws`: the certified upper side alone of deep random features, many draws of the weights per
+  seed at once (:mod:`.chain_draws`; Theorem 2 along n and L);
 - :func:`attention_draws`: the lower side of the word sensitivity of random attention features (3.3) or of the
   QKV map of Remark 5.1 (Theorem 3);
 - :func:`rf_task_draw`: the Section 6 task, a training set, labels and RF weights, on which theta* and theta*_f
@@ -18,6 +20,7 @@ import torch
 
 from attncheck.numeric.devices import torch_device
 from attncheck.papers.bombari2024.data.token_matrices import IID_FAMILIES, iid_samples
+from attncheck.papers.bombari2024.models import chain_draws as cd
 from attncheck.papers.bombari2024.models import context_modification as cm
 from attncheck.papers.bombari2024.models import random_features as rf
 from attncheck.papers.bombari2024.models import word_sensitivity as ws
@@ -104,3 +107,28 @@ def rf_task_draw(case, seed, iid_x: bool):
     y = float(rng.choice([-1.0, 1.0]))
     V = rf.gaussian((case.k, n * d), 1.0 / (n * d), g, g.device)
     return cm.rf_task(X, Xtr, Y, y, V, case.act), g
+
+
+#: drf_upper_draws: per seed, ceil(CHAINS_REF L / k) draws of the chain, each with ceil(BASES_REF L / k) of phi_L(X)
+CHAINS_REF, BASES_REF = 64, 128
+#: drf_upper_draws' value for +inf (phi_L(X) = 0): above every finite bound, and finite times any path's sqrt(n)
+VANISHED = 1e300
+
+
+def drf_upper_draws(case, seeds) -> np.ndarray:
+    """The certified upper bound U of :func:`rf_draws` (``upper=True``: every token; one value per draw) by
+    :func:`.chain_draws.drf_upper_pairs`, per seed ceil(CHAINS_REF L / k) draws of the chain times ceil(BASES_REF
+    L / k) of ||phi_L(X)||. The variance of log U grows like L / k (gelu: 0.27, 0.67, 1.85 at L = 2, 4, 8, k = 16;
+    0.06 at L = 4, k = 128), so the draws go where it is wide; each draw of the chain (O(L k^3)) is shared by
+    ceil(BASES_REF L / k) base norms (O(L k^2) each; reading bombari2024/draws-chain).
+
+    Where phi_L(X) = 0 (relu: every unit of a layer off, probability 2^-k per layer; 1e-4 per draw at k = 16,
+    L = 8), (3.4) is 0/0 and its bound +inf: returned as VANISHED, so that the ratios stay finite (after a claim's
+    scaling too) and their median is unchanged (it exceeds every finite draw)."""
+    L, k = case.depth, case.k
+    chains, bases = math.ceil(CHAINS_REF * L / k), math.ceil(BASES_REF * L / k)
+    X = X_of(case)
+    beta = 1.0 if L == 1 else rf.he_beta(case.act)
+    U = np.concatenate([cd.drf_upper_pairs(X, k, case.act, L, beta, np.random.default_rng(int(s)), chains,
+                                           bases).cpu().numpy() for s in seeds])
+    return np.where(np.isfinite(U), U, VANISHED)
