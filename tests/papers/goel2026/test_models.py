@@ -595,3 +595,81 @@ def test_laplace_quadrature_steps_are_converged(monkeypatch):
                 mp.setattr(lm, name, getattr(lm, name) * factor)
             fine = lm.scalar_moments(S, G, n)
         np.testing.assert_allclose(base, fine, rtol=1e-8)
+
+
+def _without_cubic_moments(bias_moments):
+    """A planted error: the 1/S^3 moments of laplace_moments.bias_moments dropped (delta delta^T K delta -> 0)."""
+    def planted(s, sigma, n):
+        c = bias_moments(s, sigma, n)
+        c[:, 10:] = 0
+        return c
+    return planted
+
+
+def _without_self_term(bias_moments):
+    """A planted error: laplace_moments.bias_moments without the self-term (e_0 = 0: the n - 1 other keys alone)."""
+    return lambda s, sigma, n: bias_moments(np.full_like(s, -np.inf), sigma, n)
+
+
+@pytest.mark.parametrize("n", [3, 8, 16])
+def test_gradient_bias_given_queries_is_the_mean_over_the_keys(n, monkeypatch):
+    """finite_n_bias.gradient_bias_given_queries (exact over the n - 1 other keys) against the mean of
+    gradient_bias_draws over 100000 drawn key sets (softmax_moments.query: the keys themselves, C_i and all) at 3
+    queries: every coordinate within 5 standard errors; the planted errors (n other keys; the cubic moments dropped)
+    more than 5 off at every query."""
+    from attncheck.papers.goel2026.models import finite_n_bias as fb
+    from attncheck.papers.goel2026.models import laplace_moments as lm
+    rng = np.random.default_rng(11)
+    d, k, reps = 3, 3, 100_000
+    G = rng.standard_normal((d, d))
+    problem = gr.Problem(G @ G.T / d + 0.5 * np.eye(d), rng.standard_normal((k, d)), 0.1)
+    A, B = 0.5 * rng.standard_normal((k, d)), 0.15 * rng.standard_normal((d, d))
+    x = 1.5 * rng.standard_normal((3, d))
+    Q = sm.query(np.repeat(x, reps, axis=0), B, sm.draw_keys(problem.Sigma, rng, n, 3 * reps))
+    v = fb.gradient_bias_draws(A, B, problem, Q).reshape(3, reps, -1)
+    mean, se = v.mean(axis=1), v.std(axis=1) / np.sqrt(reps)
+
+    def z(exact):
+        return np.abs((mean - exact) / se).max(axis=1)
+    assert np.all(z(fb.gradient_bias_given_queries(A, B, problem, x, n)) < 5)
+    assert np.all(z(fb.gradient_bias_given_queries(A, B, problem, x, n + 1)) > 5)
+    monkeypatch.setattr(lm, "bias_moments", _without_cubic_moments(lm.bias_moments))
+    assert np.all(z(fb.gradient_bias_given_queries(A, B, problem, x, n)) > 5)
+
+
+def test_gradient_bias_given_queries_has_the_mean_of_the_score_draws(monkeypatch):
+    """At n = 256 (a norm-rate claim's first point: theta a tube point of its space), 10000 wide queries
+    (importance-weighted), each with one draw of its keys' scores: finite_n_bias.gradient_bias_draws less
+    gradient_bias_given_queries has mean 0 within 5 standard errors in every coordinate; the planted error without the
+    self-term is more than 5 off in one at least."""
+    from attncheck.papers.goel2026.models import finite_n_bias as fb
+    from attncheck.papers.goel2026.models import laplace_moments as lm
+    from attncheck.papers.goel2026.models import stein_forms as sf
+    from attncheck.papers.goel2026.strategies import softmax_regression as ss
+    n, size, rng = 256, 10_000, np.random.default_rng(5)
+    case = ss.make_tube_case(lambda k: k["rho"], seed=8388607, x_scale=0.121, cond=1.72, extra=0, sigma=0.05,
+                             spread=1.0, r=1.0, radial=1.0, d=3)
+    A, B = sr.unlift(case.Z_star + case.H, case.problem.Sigma, case.problem.k)
+    x, w = sm.wide_queries(case.problem.Sigma, rng, size, 2.0)
+    mc = sf.weighted(fb.gradient_bias_draws(A, B, case.problem, sm.score_draws(x, B, case.problem.Sigma, rng, n, size)),
+                     w)
+    assert np.all(_z(mc - sf.weighted(fb.gradient_bias_given_queries(A, B, case.problem, x, n), w)) < 5)
+    monkeypatch.setattr(lm, "bias_moments", _without_self_term(lm.bias_moments))
+    assert np.max(_z(mc - sf.weighted(fb.gradient_bias_given_queries(A, B, case.problem, x, n), w))) > 5
+
+
+def test_bias_moments_quadrature_steps_are_converged(monkeypatch):
+    """laplace_moments.bias_moments: halving both trapezoid steps, and widening the ranges, moves none of the sixteen
+    moments by more than 1e-7 relative (or 1e-12 / n absolute: E A is O(1/n)), for sigma in [0.05, 5], s in [-10, 20], n in
+    {64, 4096, 262144, 4194304} (the tilts the norm-rate claims' wide queries reach; their deep path's end); the first
+    six are scalar_moments' (1e-8)."""
+    from attncheck.papers.goel2026.models import laplace_moments as lm
+    S, G = (v.ravel() for v in np.meshgrid([-10.0, -3, 0, 2, 6, 14, 20], [0.05, 0.7, 1.5, 2.5, 3.5, 5.0]))
+    for n in (64, 4096, 262144, 4194304):
+        base = lm.bias_moments(S, G, n)
+        with monkeypatch.context() as mp:
+            for name, factor in (("H_V", 0.5), ("Z_STEP", 0.5), ("V_MIN", 1.5), ("Z_HALF", 1.4), ("LOG_TINY", 1.5)):
+                mp.setattr(lm, name, getattr(lm, name) * factor)
+            fine = lm.bias_moments(S, G, n)
+        np.testing.assert_allclose(base, fine, rtol=1e-7, atol=1e-12 / n)
+        np.testing.assert_allclose(base[:, :6], lm.scalar_moments(S, G, n), rtol=1e-8)

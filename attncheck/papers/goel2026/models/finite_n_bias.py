@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from attncheck.papers.goel2026.data.gaussian_regression import Problem
+from attncheck.papers.goel2026.models import laplace_moments as lm
 from attncheck.papers.goel2026.models import softmax_moments as sm
 from attncheck.papers.goel2026.models import stein_forms as sf
 from attncheck.papers.goel2026.models import wishart_moments as wm
@@ -69,6 +70,68 @@ def gradient_bias_draws(A, B, problem: Problem, D: sm.QueryDraws) -> np.ndarray:
     bB = sf.outer(x, stein_cov_gap_times(D, m, g, Ex @ A, S) + g @ AtA @ S + D.tilted_cov(AtA, m)
                 - (D.mu_bar - m) @ AtA @ S)
     return np.concatenate([bA.reshape(len(x), -1), bB.reshape(len(x), -1)], axis=1)
+
+
+def gradient_bias_given_queries(A, B, problem: Problem, x, n: int) -> np.ndarray:
+    """Per query row x (size, d): E_{-i} of :func:`gradient_bias_draws`, exactly (to quadrature accuracy, at a cost
+    independent of n: :mod:`.laplace_moments`), (size, (k + d) d); its mean over x ~ N(0, Sigma) is E grad L_n - grad L.
+    With delta = mu - m = A_ D + a Y + R (D = x - m, A_ = p_ii, R = sum_j p_ij r_j; laplace_moments' notation),
+    P = Sigma - a a^T, K = A^T A and v = A^T Err x: g and mu_bar - m -> e = E delta = E A_ D + E Y a (their AtA Sigma
+    terms cancel), delta delta^T -> G2 = E A_^2 D D^T + E A_Y (D a^T + a D^T) + E Y^2 a a^T + E P2 P, Gamma~ ->
+    E C - Sigma = E A_ (D D^T - Sigma) + E U a a^T - G2 (C = sum_k p_ik (x_k - m)(x_k - m)^T - delta delta^T), and
+    C K delta -> E[C K delta] (:func:`_cov_times_gap`)."""
+    S, AtA = problem.Sigma, A.T @ A
+    u = x @ B
+    m = u @ S
+    sigma = np.sqrt(np.sum(u * m, axis=1))
+    a = m / np.where(sigma > 0, sigma, 1.0)[:, None]
+    D = x - m
+    mom = lm.bias_moments(np.sum(x * u, axis=1), sigma, n).T
+    mo, cu = mom[:6], mom[6:]
+    EA, EY, EAA, EAY, EYY, P2 = (c[:, None] for c in mo)
+    e = EA * D + EY * a
+    DD, Da, aa = sf.outer(D, D), sf.outer(D, a), sf.outer(a, a)
+    G2 = EAA[:, :, None] * DD + EAY[:, :, None] * (Da + np.swapaxes(Da, 1, 2)) + EYY[:, :, None] * aa \
+        + P2[:, :, None] * (S - aa)
+    gap_C = EA[:, :, None] * (DD - S) + cu[0][:, None, None] * aa - G2
+    v = x @ (A @ S @ B.T - problem.M).T @ A
+    bA = -sf.outer(x @ problem.M.T, e) + sf.outer(e @ A.T, m) + sf.outer(m @ A.T, e) + np.einsum("kb,sbc->skc", A, G2)
+    bB = sf.outer(x, np.einsum("sbc,sc->sb", gap_C, v) + _cov_times_gap(D, a, S, AtA, mo, cu))
+    return np.concatenate([bA.reshape(len(x), -1), bB.reshape(len(x), -1)], axis=1)
+
+
+def _cov_times_gap(D, a, S, K, mo, cu):
+    """E_{-i}[C K delta] per query (size, d), K symmetric: C K delta = C' K delta - delta (delta^T K delta) with
+    C' = A_ D D^T + sum_j p_ij (a y_j + r_j)(a y_j + r_j)^T, and only the terms even in the residuals r_j ~ N(0, P)
+    (given the scores) survive: E[C' K delta] = D (E A_^2 D.KD + E A_Y D.Ka) + a (a.KD E[A_ W] + a.Ka E[Y W]) (W = sum_j
+    p_ij y_j^2 = U + 1 - A_) + E V (tr(KP) a + P K a) + P K (E[A_ (1 - A_)] D + E[(1 - A_) Y] a), and with b = A_ D + a Y,
+    R ~ N(0, sum_j p_ij^2 P): E[delta delta^T K delta] = E[b b^T K b] + E[P2 b] tr(KP) + 2 P K E[P2 b]."""
+    EA, EY, EAA, EAY, EYY, P2 = mo
+    EU, EAU, EYU, EV, A3, A2Y, AY2, Y3, PA, PY = cu
+    Ka, KD = a @ K, D @ K
+    DKD, DKa, aKa = (np.sum(p * q, axis=1) for p, q in ((D, KD), (D, Ka), (a, Ka)))
+    trKP = np.trace(K @ S) - aKa
+
+    def PK(b):  # P K b per query, b (size, d)
+        Kb = b @ K
+        return Kb @ S - a * np.sum(a * Kb, axis=1)[:, None]
+
+    def col(c):
+        return c[:, None]
+
+    first = (D * col(EAA * DKD + EAY * DKa) + a * col(DKa * (EAU + EA - EAA) + aKa * (EYU + EY - EAY))
+             + col(EV) * (col(trKP) * a + PK(a)) + PK(D * col(EA - EAA) + a * col(EY - EAY)))
+    pb = D * col(PA) + a * col(PY)
+    second = (D * col(A3 * DKD + 2 * A2Y * DKa + AY2 * aKa) + a * col(A2Y * DKD + 2 * AY2 * DKa + Y3 * aKa)
+              + col(trKP) * pb + 2 * PK(pb))
+    return first - second
+
+
+def query_rows(terms, A, B, problem: Problem, n: int, rng, size: int, tau: float = 1.0) -> np.ndarray:
+    """``terms(A, B, problem, x, n)`` over ``size`` query rows x ~ N(0, tau^2 Sigma), each times its importance weight
+    (sm.wide_queries): every mean over the rows is the N(0, Sigma) mean; the keys are integrated out exactly."""
+    x, w = sm.wide_queries(problem.Sigma, rng, size, tau)
+    return sf.weighted(terms(A, B, problem, x, n), w)
 
 
 def loss_gap_draws(A, B, problem: Problem, D: sm.QueryDraws) -> np.ndarray:

@@ -56,61 +56,131 @@ def tilt_parts(x, B, Sigma):
 
 def scalar_moments(s, sigma, n: int) -> np.ndarray:
     """(size, 6): E A, E Y, E A^2, E A Y, E Y^2, E sum_j p_ij^2 per (s, sigma) (module docstring), N = n - 1 keys."""
+    return _by_chunks(_chunk, s, sigma, n, 6)
+
+
+def _by_chunks(chunk, s, sigma, n: int, width: int) -> np.ndarray:
+    """``chunk(s, sigma, N)`` over chunks of the queries sorted by sigma (one z grid per chunk), (size, width)."""
     s, sigma = np.asarray(s, float), np.asarray(sigma, float)
-    out = np.empty((len(s), 6))
+    out = np.empty((len(s), width))
     order = np.argsort(sigma)
     for a in range(0, len(s), CHUNK):
         idx = order[a:a + CHUNK]
-        out[idx] = _chunk(s[idx], sigma[idx], n - 1)
+        out[idx] = chunk(s[idx], sigma[idx], n - 1)
     return out
 
 
-def _chunk(s, sigma, N):
-    """:func:`scalar_moments` for queries with one z grid (``sigma`` at most its largest)."""
+def _grid(s, sigma, N):
+    """(e_0 T_0, log(T_0 w), y, log of the z trapezoid weights), per (query, z node): one z grid for the chunk."""
     h = min(Z_STEP / max(sigma.max(), 1.0), 0.4)
     z = np.arange(-Z_HALF, 2 * sigma.max() + Z_HALF + h, h)
     log_T0 = -np.logaddexp(math.log(N) + sigma ** 2 / 2, s)
-    e0 = np.exp(s + log_T0)  # e_0 T_0
     log_w = log_T0[:, None] + sigma[:, None] * z  # log(T_0 w) per (query, z)
-    y = z - sigma[:, None]
     log_g = math.log(h) - z * z / 2 - 0.5 * math.log(2 * math.pi)
-    w = np.exp(log_w + log_g)
-    # the z weights of phi - 1, psi_1 (times expm1(-tw): E[w y] = 0), psi_2, chi and phi (times e^{-tw})
-    g = np.broadcast_to(np.exp(log_g), w.shape)
-    w2 = np.exp(2 * log_w + log_g)
-    C = np.stack([g, w * y, w2 * y * y, w2, g], axis=2)
-    base = C[:, :, 2:].sum(axis=1)  # psi_2, chi, phi at t = 0
-    acc = np.zeros((len(s), 6))
+    return np.exp(s + log_T0), log_w, z - sigma[:, None], np.broadcast_to(log_g, log_w.shape)
+
+
+def _v_blocks(e0, log_w, N, C, centred, power: int):
+    """Per block of v nodes: (tau, F, wt), F (q, v, c) = E[c(w, y) e^{-tw}] for the z weights C (q, z, c) (by
+    expm1(-tw) where ``centred``: E c = 0, exactly 0 at t = 0), wt[k] = H_V tau e^{-t e_0} phi^{N - k} (k = 0..3, 0 where
+    N < k): dt = tau dv. C[..., 0] and C[..., -1] must be the Gaussian weights (phi - 1 and phi). Stops where
+    tau^power e^{-t e_0} phi^N is negligible for every query."""
+    centred = np.asarray(centred)
+    C0, C1 = C[:, :, centred], C[:, :, ~centred]
+    F = np.empty(C.shape[:1] + (BLOCK,) + C.shape[2:])
     for start in range(0, int((V_MAX - V_MIN) / H_V), BLOCK):
         v = V_MIN + H_V * np.arange(start, start + BLOCK)
         tau = np.exp(v)
         E = np.expm1(-np.exp(v[None, :, None] + log_w[:, None, :]))  # (q, v, z)
-        F = E @ C  # (q, v, 5)
-        F[:, :, 2:] += base[:, None, :]
-        phi = np.maximum(F[:, :, 4], 1e-300)  # phi to absolute accuracy; log1p(phi - 1) to relative where phi > 1/2
+        F[:, :, centred] = E @ C0
+        F[:, :, ~centred] = (E + 1) @ C1  # e^{-tw} itself: no cancellation against E c (e^{9 sigma^2 / 2} for w^3)
+        phi = np.maximum(F[:, :, -1], 1e-300)  # phi to absolute accuracy; log1p(phi - 1) to relative where phi > 1/2
         log_phi = np.where(F[:, :, 0] > -0.5, np.log1p(np.maximum(F[:, :, 0], -0.5)), np.log(phi))
         log_G = N * log_phi - tau * e0[:, None]  # e^{-t e_0} phi^N
-        wt = H_V * tau * np.exp(log_G)  # dt = tau dv (t in units of T_0)
-        wt1 = H_V * tau * np.exp(log_G - log_phi)  # with phi^{N - 1}
-        wt2 = H_V * tau * np.exp(log_G - 2 * log_phi) if N > 1 else 0 * wt  # with phi^{N - 2}
+        wt = [H_V * tau * np.exp(log_G - k * log_phi) if N >= k else np.zeros_like(log_G) for k in range(4)]
         if start == 0:
-            for x in (wt, wt1, wt2):
+            for x in wt:
                 x[:, 0] /= 2  # the trapezoid's end node
-        F1 = F[:, :, 1]
-        acc[:, 0] += e0 * wt.sum(axis=1)
-        acc[:, 1] += N * (wt1 * F1).sum(axis=1)
-        acc[:, 2] += e0 * e0 * (tau * wt).sum(axis=1)
-        acc[:, 3] += e0 * N * (tau * wt1 * F1).sum(axis=1)
-        acc[:, 4] += N * (tau * (wt1 * F[:, :, 2] + (N - 1) * wt2 * F1 * F1)).sum(axis=1)
-        acc[:, 5] += N * (tau * wt1 * F[:, :, 3]).sum(axis=1)
-        if v[-1] > 0 and np.all(log_G[:, -1] + 2 * v[-1] < LOG_TINY):
-            break
-    else:
-        raise RuntimeError("laplace_moments: the v blocks did not reach a negligible integrand")
+        yield tau, F, wt
+        if v[-1] > 0 and np.all(log_G[:, -1] + power * v[-1] < LOG_TINY):
+            return
+    raise RuntimeError("laplace_moments: the v blocks did not reach a negligible integrand")
+
+
+def _weights(log_w, log_g, *powers):
+    """The z weights w^k g per (query, z) for each k in ``powers`` (w = T_0 e^{sigma z}, g the Gaussian's)."""
+    return [np.exp(k * log_w + log_g) for k in powers]
+
+
+def _chunk(s, sigma, N):
+    """:func:`scalar_moments` for queries with one z grid (``sigma`` at most its largest)."""
+    e0, log_w, y, log_g = _grid(s, sigma, N)
+    g, w, w2 = _weights(log_w, log_g, 0, 1, 2)
+    # the z weights of phi - 1, psi_1 (times expm1(-tw): E[w y] = 0), psi_2, chi and phi (times e^{-tw})
+    C = np.stack([g, w * y, w2 * y * y, w2, g], axis=2)
+    acc = np.zeros((len(s), 6))
+    for tau, F, wt in _v_blocks(e0, log_w, N, C, [True, True, False, False, False], 2):
+        _add_scalar(acc, e0, N, tau, wt, F[:, :, 1], F[:, :, 2], F[:, :, 3])
+    return _add_tail(acc, e0)
+
+
+def _add_scalar(acc, e0, N, tau, wt, p1, p2, chi):
+    """Adds one block's share of :func:`scalar_moments`' six to ``acc`` (psi_1, psi_2, chi on the block's nodes)."""
+    wt, wt1, wt2 = wt[:3]
+    acc[:, 0] += e0 * wt.sum(axis=1)
+    acc[:, 1] += N * (wt1 * p1).sum(axis=1)
+    acc[:, 2] += e0 * e0 * (tau * wt).sum(axis=1)
+    acc[:, 3] += e0 * N * (tau * wt1 * p1).sum(axis=1)
+    acc[:, 4] += N * (tau * (wt1 * p2 + (N - 1) * wt2 * p1 * p1)).sum(axis=1)
+    acc[:, 5] += N * (tau * wt1 * chi).sum(axis=1)
+
+
+def _add_tail(acc, e0):
+    """E A below V_MIN (G = 1 - t + O(t^2) there: E S T_0 = 1), and the trapezoid's end correction h^2 / 12
+    f'(V_MIN), added to column 0 (every other moment's integrand is O(t^2) there)."""
     t_min = math.exp(V_MIN)
-    # E A below V_MIN (G = 1 - t + O(t^2) there: E S T_0 = 1), and the trapezoid's end correction h^2 / 12 f'(V_MIN)
     acc[:, 0] += e0 * t_min * (1 - t_min / 2 + H_V * H_V / 12)
     return acc
+
+
+def bias_moments(s, sigma, n: int) -> np.ndarray:
+    """(size, 16): the moments of the gradient bias (Theorem 4): :func:`scalar_moments`' six, then ten more with U = sum_j p_ij
+    (y_j^2 - 1), V = sum_j p_ij^2 y_j, P = sum_j p_ij^2: E U, E A U, E Y U, E V (1/S and 1/S^2 integrals) and E A^3,
+    E A^2 Y, E A Y^2, E Y^3, E P A, E P Y (1/S^3 = int t^2 / 2 e^{-tS} dt); in the notation of the module docstring,
+    with the one-key integrals psi_{k,b} = E[w^k y^b e^{-tw}] (y^2 - 1 in place of y^2 where it keeps E = 0 at t = 0):
+    E U = N int e^{-t e_0} psi_{1,u} phi^{N-1}, E A U = e_0 N int t e^{-t e_0} psi_{1,u} phi^{N-1},
+    E Y U = int t e^{-t e_0} (N psi_{2,yu} phi^{N-1} + N (N-1) psi_1 psi_{1,u} phi^{N-2}), E V = N int t e^{-t e_0}
+    psi_{2,1} phi^{N-1}; and with t^2 / 2 e^{-t e_0}: e_0^3 phi^N, e_0^2 N psi_1 phi^{N-1}, e_0 (N psi_2 phi^{N-1} +
+    N (N-1) psi_1^2 phi^{N-2}), N psi_{3,3} phi^{N-1} + 3 N (N-1) psi_2 psi_1 phi^{N-2} + N (N-1) (N-2) psi_1^3
+    phi^{N-3}, e_0 N chi phi^{N-1}, N psi_{3,1} phi^{N-1} + N (N-1) chi psi_1 phi^{N-2} (U, V: centred; the 1/S
+    integrals' t below V_MIN is O(t^2): negligible)."""
+    return _by_chunks(_bias_chunk, s, sigma, n, 16)
+
+
+def _bias_chunk(s, sigma, N):
+    """:func:`bias_moments` for queries with one z grid (one pass over the v blocks for all sixteen)."""
+    e0, log_w, y, log_g = _grid(s, sigma, N)
+    g, w, w2, w3 = _weights(log_w, log_g, 0, 1, 2, 3)
+    u = y * y - 1
+    C = np.stack([g, w * y, w * u, w2 * y, w2, w2 * y * y, w2 * y * u, w3 * y, w3 * y ** 3, g], axis=2)
+    centred = [True, True, True] + [False] * 7
+    acc = np.zeros((len(s), 16))
+    M1, M2 = N * (N - 1), N * (N - 1) * (N - 2)
+    for tau, F, (wt, wt1, wt2, wt3) in _v_blocks(e0, log_w, N, C, centred, 3):
+        p1, pu, p21, chi, p2, p2u, p31, p33 = (F[:, :, c] for c in range(1, 9))
+        t1, t2 = tau, tau * tau / 2  # the 1/S^2 and 1/S^3 kernels
+        _add_scalar(acc, e0, N, tau, (wt, wt1, wt2), p1, p2, chi)
+        acc[:, 6] += N * (wt1 * pu).sum(axis=1)
+        acc[:, 7] += e0 * N * (t1 * wt1 * pu).sum(axis=1)
+        acc[:, 8] += (t1 * (N * wt1 * p2u + M1 * wt2 * p1 * pu)).sum(axis=1)
+        acc[:, 9] += N * (t1 * wt1 * p21).sum(axis=1)
+        acc[:, 10] += e0 ** 3 * (t2 * wt).sum(axis=1)
+        acc[:, 11] += e0 ** 2 * N * (t2 * wt1 * p1).sum(axis=1)
+        acc[:, 12] += e0 * (t2 * (N * wt1 * p2 + M1 * wt2 * p1 * p1)).sum(axis=1)
+        acc[:, 13] += (t2 * (N * wt1 * p33 + 3 * M1 * wt2 * p2 * p1 + M2 * wt3 * p1 ** 3)).sum(axis=1)
+        acc[:, 14] += e0 * N * (t2 * wt1 * chi).sum(axis=1)
+        acc[:, 15] += (t2 * (N * wt1 * p31 + M1 * wt2 * chi * p1)).sum(axis=1)
+    return _add_tail(acc, e0)
 
 
 def n_tr_var(x, B, Sigma, n: int) -> np.ndarray:
