@@ -159,7 +159,7 @@ def asymptotic_rule(n, c, se, alpha: float = ASYM_ALPHA, resolution: float = RES
     return Verdict.INCONCLUSIVE, dict(ev, **_undecided(n, e, line, S, z, resolution, lo, ev, short))
 
 
-def _draws_factor(line, S: float, z: float, resolution: float, upper: bool) -> float:
+def _draws_to_decide(line, S: float, z: float, resolution: float, upper: bool) -> float:
     """The factor on the draws that would bring the bound of the growth exponent on the undecided side past the
     resolution if the estimates' means stayed where they are (inf where none would).
 
@@ -204,7 +204,7 @@ def _with_larger_n(out: dict, decide: dict, n, resolution: float, ev: dict) -> d
 
 def _undecided(n, e, line, S, z, resolution, lo, ev, short) -> dict:
     """Why the rule could not decide, and what would: while the interval of the growth exponent straddles
-    the resolution, more draws (:func:`_draws_factor`), or, where the tail's curvature alone keeps the upper bound
+    the resolution, more draws (:func:`_draws_to_decide`), or, where the tail's curvature alone keeps the upper bound
     above the resolution, a larger n; once growth at the resolution is significant, more draws where each
     refutation condition that is not yet significant (a rise of the last two steps, the curvature; ``short``) has
     a positive estimate (the factor that would make the least significant one so), and a larger n (where the
@@ -213,7 +213,7 @@ def _undecided(n, e, line, S, z, resolution, lo, ev, short) -> dict:
     what = f"growth n^{e:.3g} over the tail, one-sided bounds [{lo:.3g}, {(b + z * sb) / S:.3g}]"
     if lo <= resolution and sb > 0:
         side = "faster than" if e < resolution else "at least as fast as"
-        factor = _draws_factor(line, S, z, resolution, upper=e < resolution)
+        factor = _draws_to_decide(line, S, z, resolution, upper=e < resolution)
         if math.isfinite(factor):
             return {"decide_with": {"draws_factor": factor},
                     "reason": f"{what}: the errors cannot tell growth {side} n^{resolution:g} from none; about "
