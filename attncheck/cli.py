@@ -360,6 +360,9 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("--seeds", type=int, default=20, help="master seeds 0..K-1 (default 20)")
     sp.add_argument("--profiles", nargs="+", default=["quick", "deep"], choices=sorted(PROFILES))
     sp.add_argument("--json", default=None, help="also write the rows to this file")
+    sp.add_argument("--log", default=None, metavar="FILE",
+                    help="with --power: append each run to FILE as it ends, and skip the runs already there "
+                         "(resume an interrupted measurement)")
     sp.add_argument("--claims-top", nargs="+", default=None, metavar="ID",
                     help="time these claims instead (attncheck check, seed 0, each in its own process)")
     sp.add_argument("--baseline", default=None, metavar="DIR",

@@ -104,7 +104,7 @@ def power(args) -> int:
     print(f"benchmark: power of the engine on {args.planted}, {args.seeds} seeds, "
           f"profiles {', '.join(args.profiles)} ...", flush=True)
     rows = pw.measure(args.planted, args.seeds, args.profiles, _workers(args.workers),
-                      progress=lambda m: print(m, flush=True))
+                      progress=lambda m: print(m, flush=True), log=args.log)
     for line in pw.table(rows):
         print(line)
     if args.json:

@@ -10,8 +10,10 @@ reproducible on any machine.
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
-from concurrent.futures import ProcessPoolExecutor
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from attncheck.run.session import run_claim as run
@@ -40,24 +42,48 @@ def load_suite(path: str | Path):
 def _verdict(job) -> tuple:
     path, claim_id, profile, seed = job
     suite = load_suite(path)
+    t0 = time.process_time()
     rec = run(suite.POWER.get(claim_id), profile, seed=seed)
     found = rec["evidence"].get("counterexample", {}).get("found_by")
     if found is None and rec["verdict"] in REFUTING:
         found = "trend fit" if "growth_exponent" in rec["evidence"] else "path"
-    return claim_id, profile, seed, rec["verdict"], found
+    return claim_id, profile, seed, rec["verdict"], found, time.process_time() - t0
 
 
-def measure(path, seeds: int = 20, profiles=("quick", "deep"), workers: int = 2, progress=None) -> list[dict]:
-    """One row per (family, profile): power, false-refutation share, and the stage that found it."""
+def _logged(log: Path | None) -> dict:
+    """The runs already in ``log`` (one JSON list per line), by (claim, profile, seed)."""
+    if log is None or not log.is_file():
+        return {}
+    rows = [tuple(json.loads(line)) for line in log.read_text().splitlines() if line.strip()]
+    return {r[:3]: r for r in rows}
+
+
+def measure(path, seeds: int = 20, profiles=("quick", "deep"), workers: int = 2, progress=None,
+            log: str | Path | None = None) -> list[dict]:
+    """One row per (family, profile): power, false-refutation share, and the stage that found it.
+
+    With ``log``, each run is appended to that file as it ends (claim, profile, seed, verdict,
+    stage, CPU seconds), and runs already there are not run again: an interrupted
+    measurement resumes where it stopped. Jobs go seed by seed, so a partial log covers
+    every family."""
     suite = load_suite(path)
-    jobs = [(str(path), f"power/{fam}/{which}", prof, s)
-            for fam in suite.FAMILIES for prof in profiles for which in ("false", "twin") for s in range(seeds)]
+    log = Path(log) if log else None
+    done = _logged(log)
+    jobs = [(str(path), f"power/{fam}/{which}", prof, s) for s in range(seeds)
+            for prof in profiles for fam in suite.FAMILIES for which in ("false", "twin")]
+    todo = [j for j in jobs if j[1:] not in done]
+    results = [done[j[1:]] for j in jobs if j[1:] in done]
+    if progress and results:
+        progress(f"  {len(results)}/{len(jobs)} runs read from {log}")
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        results = []
-        for i, r in enumerate(pool.map(_verdict, jobs, chunksize=4)):
+        for fut in as_completed([pool.submit(_verdict, j) for j in todo]):
+            r = fut.result()
             results.append(r)
-            if progress and (i + 1) % 20 == 0:
-                progress(f"  {i + 1}/{len(jobs)} runs")
+            if log is not None:
+                with log.open("a") as fh:
+                    fh.write(json.dumps(list(r)) + "\n")
+            if progress and len(results) % 20 == 0:
+                progress(f"  {len(results)}/{len(jobs)} runs")
     rows = []
     for fam, why in suite.FAMILIES.items():
         for prof in profiles:
