@@ -34,7 +34,7 @@ from attncheck.papers.bombari2024.readings import (
     n_max,
     seeds,
 )
-from attncheck.papers.bombari2024.strategies.token_matrices import token_case
+from attncheck.papers.bombari2024.strategies.token_matrices import token_case, token_space
 
 D_SMALL = Unchecked("d < 24, where the regime admits n >= d and full-rank X", Reason.NOT_DRAWN,
                     "the drawn d are >= 24, where the regime implies n < d, so v of (D.24) exists")
@@ -77,17 +77,25 @@ def lemma_d2(case, xp):
 
 # ---- Lemmas D.3-D.5 (Steps 2-4, random W) along the boundary of the regime ---------------------
 
-#: (n, d) with n = n_max(d): the largest context the regime admits at each d (the hardest reading)
-BOUNDARY = {"quick": [(22, 32), (23, 128), (33, 512)], "deep": [(22, 32), (23, 128), (33, 512), (60, 2048)]}
-assert all(n == n_max(d) for pts in BOUNDARY.values() for n, d in pts)
+def _boundary(*ds: int) -> list[tuple[int, int]]:
+    """Path points (d, n) with n = n_max(d), the largest context the regime admits at each d (the hardest reading).
+    d comes first: it is the size whose growth the engine judges, the variable of the lemmas' rates (log^2 d, sqrt d,
+    e^{-c log^2 d}); n = n_max(d) follows it, growing more slowly (22, 23, 33 at d = 32, 128, 512)."""
+    return [(d, n_max(d)) for d in ds]
+
+
+BOUNDARY = {"quick": _boundary(32, 128, 512), "deep": _boundary(32, 128, 512, 2048)}
+#: Lemma D.3's path: W-free draws (models.raf_reduced) reach further. Its tail (the last half) has n = n_max(d) a
+#: multiple of 4 (44, 60, 124, 280), so that ceil(n / 4) = n / 4 and the counted fraction does not jump along it.
+D3_PATH = {"quick": _boundary(32, 128, 512, 1024, 2048, 8192), "deep": _boundary(32, 128, 512, 1024, 2048, 8192, 32768)}
 
 
 def _case(point):
-    n, d = point
+    d, n = point
     return st.tuples(token_case(n, d), st.integers(0, n - 1))
 
 
-COMMON = {"regime": "path at the boundary n = n_max(d): " + ", ".join(map(str, BOUNDARY["deep"])),
+COMMON = {"regime": "path (d, n) at the boundary n = n_max(d), judged in d: " + ", ".join(map(str, BOUNDARY["deep"])),
           "i": "the perturbed token i drawn in [0, n - 1] ('for every i')"}
 SHARED = (PROB, DRAWS, REGIME, FRACTION, CANDIDATES, EXISTENCE, TOKENS)
 
@@ -97,9 +105,13 @@ SHARED = (PROB, DRAWS, REGIME, FRACTION, CANDIDATES, EXISTENCE, TOKENS)
        statement=r"\text{w.p.} \ge 1 - e^{-c\log^2 d}\ \exists \Delta^*_{1,2}: \|\Delta^*_k\| \le \sqrt d,\ "
                  r"\|\Delta^*_1 - \Delta^*_2\| = \Omega(\sqrt d),\ \sigma(\Delta^*_k)_i = \Omega(\log^2 d) "
                  r"\text{ for } \Omega(n) \text{ indices}",
-       domain=_case, sample=seeds, probability=0.5, path=BOUNDARY, draws=3,
+       space=lambda p: token_space(p[1], p[0]), carry_worst=True, sample=seeds, probability=0.5, path=D3_PATH,
+       draws=3,
        reading=Reading(unchecked=(D_SMALL,), shared=SHARED,
-                       notes=dict(COMMON, ratio="implied constant max(sqrt(d) / ||Delta*_1 - Delta*_2||, log^2 d / q) "
+                       notes=dict(COMMON, regime="path (d, n) at the boundary n = n_max(d), judged in d: "
+                                  + ", ".join(map(str, D3_PATH["deep"])) + "; the tail's n are multiples of 4 "
+                                  "(ceil(n / 4) = n / 4 there)",
+                                  ratio="implied constant max(sqrt(d) / ||Delta*_1 - Delta*_2||, log^2 d / q) "
                                                 "with q the ceil(n/4)-th largest of min_k sigma(Delta*_k)_i (infinite, "
                                                 "an ERROR, if q <= 0: the witness failed)",
                                   sampler="W-free, exact in law (models.raf_reduced: W's action on the span of X, v "

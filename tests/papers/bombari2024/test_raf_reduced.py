@@ -6,7 +6,7 @@ import math
 import numpy as np
 from scipy import linalg, stats
 
-from attncheck.papers.bombari2024.data.token_matrices import tokens
+from attncheck.papers.bombari2024.data.token_matrices import FAMILIES, tokens
 from attncheck.papers.bombari2024.models import raf_reduced as rr
 from attncheck.papers.bombari2024.models import raf_witness as rw
 from attncheck.papers.bombari2024.readings import fraction
@@ -20,6 +20,19 @@ def test_lq_factor_has_the_law_of_the_gaussian_lq_factor():
         assert rr.lq_factor(rng, rows, k).shape == (rows, min(rows, k))
         for a, b in ((0, 0), (rows - 1, rows - 1), (rows - 1, 0), (1, 2)):  # Wishart entries
             assert stats.ks_2samp(got[:, a, b], ref[:, a, b]).pvalue > 1e-3, (rows, k, a, b)
+
+
+def test_row_coords_are_the_rows_in_an_orthonormal_basis_of_their_span():
+    """row_coords (QR, then the SVD of R) against X U_r with U_r of raf_witness.row_space (the SVD of X^T): the same
+    rank, the same Gram matrix X X^T, and orthogonal coordinate axes; the rank-deficient families included."""
+    for family in FAMILIES:
+        for n, d in ((5, 23), (33, 512), (60, 2048)):
+            X = tokens(family, n, d, np.random.default_rng(n), 0.5)
+            A, B = rr.row_coords(X), X @ rw.row_space(X)
+            assert A.shape == B.shape, (family, n, d)
+            assert np.allclose(A @ A.T, X @ X.T, atol=1e-12 * n * d) and np.allclose(A @ A.T, B @ B.T, atol=1e-12 * n * d)
+            G = A.T @ A
+            assert np.allclose(G, np.diag(np.diag(G)), atol=1e-12 * n * d), (family, n, d)
 
 
 def test_coordinates_reproduce_the_d_dimensional_products_on_one_W():

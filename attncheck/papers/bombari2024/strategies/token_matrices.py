@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck.core.space import Choice, Int, Space
+from attncheck.core.space import Choice, Int, Real, Space
 from attncheck.papers.bombari2024.data.token_matrices import FAMILIES, tokens
 
 
@@ -34,6 +34,18 @@ def token_case(n: int, d: int, families=FAMILIES):
     fams = [f for f in families if not (f == "orthogonal" and n > d)]
     return st.builds(TokenCase, st.sampled_from(fams), st.just(n), st.just(d), st.integers(0, 2**31 - 1),
                      st.one_of(st.sampled_from([0.0, 1.0]), st.floats(0.0, 1.0)))
+
+
+def token_space(n: int, d: int, families=FAMILIES) -> Space:
+    """The cases (X, i) of :func:`token_case` with a token index i in [0, n - 1], as a declared Space: the family,
+    its seed and knob, and i as the fraction ``i_frac`` of n (i = min(n - 1, floor(i_frac n))), so that one
+    parameter value names a case at every (n, d) of a path (``carry_worst``)."""
+    fams = tuple(f for f in families if not (f == "orthogonal" and n > d))
+
+    def build(family, seed, knob, i_frac):
+        return TokenCase(family, n, d, seed, knob), min(n - 1, math.floor(i_frac * n))
+
+    return Space(build, family=Choice(fams), seed=Int(0, 2**31 - 1), knob=Real(0.0, 1.0), i_frac=Real(0.0, 1.0))
 
 
 def token_case_sizes(n_range=(1, 8), d_range=(1, 8), families=FAMILIES):
