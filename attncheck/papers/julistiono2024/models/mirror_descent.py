@@ -742,12 +742,19 @@ def track(data, W0, W_mm, p, eta, steps, theta0=None, anchor=None, xp=F64, plain
 _EACH = (-2, -1)  # the entries of one iterate in a stack of d x d matrices
 
 
+def _scalar_powers(x, e) -> np.ndarray:
+    """x[k] ** e for every k by float64 scalars' power, as the plain forms raise one iterate's sum: an array's power
+    may take a SIMD kernel that rounds differently (AVX-512 builds of numpy, by an ulp)."""
+    e = np.float64(e)
+    return np.array([np.float64(v) ** e for v in np.ravel(x)]).reshape(np.shape(x))
+
+
 def _lp_norms(A, p):
     """lp_norm(A[k], p) for every k."""
     a, p = np.abs(A), np.asarray(p, dtype=float)
     top = np.max(a, axis=_EACH, keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
-        norm = top * np.sum((a / top) ** p, axis=_EACH, keepdims=True) ** (1 / p)
+        norm = top * _scalar_powers(np.sum((a / top) ** p, axis=_EACH, keepdims=True), 1 / p)
     return np.where(top == 0, 0.0 * top, norm)[..., 0, 0]
 
 
@@ -760,7 +767,7 @@ def _dual_norm_increments(theta, h, q):
     direct = (np.abs(theta + h) / top) ** q - base
     dA = np.sum(np.where(keep, base * growth, direct), axis=_EACH)
     A = np.sum(base, axis=_EACH)
-    return top[..., 0, 0] * A ** (1 / q) * np.expm1(np.log1p(dA / A) / q)
+    return top[..., 0, 0] * _scalar_powers(A, 1 / q) * np.expm1(np.log1p(dA / A) / q)
 
 
 def _stacked_scores(data, W):
