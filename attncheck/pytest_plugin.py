@@ -232,6 +232,12 @@ class _Controller:
 
     def pytest_keyboard_interrupt(self, excinfo):
         self.interrupted = True
+        if self.config.getoption("attncheck_staged"):
+            # run by `attncheck report`, whose own line is the one an interrupted report prints: pytest's summary of
+            # the interrupt (and the staging folder this run wrote to) stay unsaid, however soon this process ends
+            terminal = self.config.pluginmanager.get_plugin("terminalreporter")
+            if terminal is not None:
+                self.config.pluginmanager.unregister(terminal)
 
     # -- the end
     def status(self, session, exitstatus) -> staging.Status:
