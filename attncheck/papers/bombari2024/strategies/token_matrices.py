@@ -29,23 +29,26 @@ class TokenCase:
         return f"TokenCase({self.family!r}, n={self.n}, d={self.d}, seed={self.seed}, param={self.param})"
 
 
+def admissible(n: int, d: int, families=FAMILIES) -> tuple[str, ...]:
+    """The families that can build an n x d token matrix: orthogonal rows need n <= d."""
+    return tuple(f for f in families if not (f == "orthogonal" and n > d))
+
+
 def token_case(n: int, d: int, families=FAMILIES):
-    """Every family admissible at (n, d) (orthogonal rows need n <= d); the knob's ends included."""
-    fams = [f for f in families if not (f == "orthogonal" and n > d)]
-    return st.builds(TokenCase, st.sampled_from(fams), st.just(n), st.just(d), st.integers(0, 2**31 - 1),
-                     st.one_of(st.sampled_from([0.0, 1.0]), st.floats(0.0, 1.0)))
+    """Every family admissible at (n, d); the knob's ends included."""
+    return st.builds(TokenCase, st.sampled_from(admissible(n, d, families)), st.just(n), st.just(d),
+                     st.integers(0, 2**31 - 1), st.one_of(st.sampled_from([0.0, 1.0]), st.floats(0.0, 1.0)))
 
 
 def token_space(n: int, d: int, families=FAMILIES) -> Space:
     """The cases (X, i) of :func:`token_case` with a token index i in [0, n - 1], as a declared Space: the family,
     its seed and knob, and i as the fraction ``i_frac`` of n (i = min(n - 1, floor(i_frac n))), so that one
     parameter value names a case at every (n, d) of a path (``carry_worst``)."""
-    fams = tuple(f for f in families if not (f == "orthogonal" and n > d))
-
     def build(family, seed, knob, i_frac):
         return TokenCase(family, n, d, seed, knob), min(n - 1, math.floor(i_frac * n))
 
-    return Space(build, family=Choice(fams), seed=Int(0, 2**31 - 1), knob=Real(0.0, 1.0), i_frac=Real(0.0, 1.0))
+    return Space(build, family=Choice(admissible(n, d, families)), seed=Int(0, 2**31 - 1), knob=Real(0.0, 1.0),
+                 i_frac=Real(0.0, 1.0))
 
 
 def token_case_sizes(n_range=(1, 8), d_range=(1, 8), families=FAMILIES):
@@ -100,7 +103,7 @@ def ws_space(n: int, ds, acts, rhos=(1.0,), depths=(1,), families=FAMILIES) -> S
     Corners run in the order of the parameters (the last varies fastest), so the activation, rho and L come
     last: the first corners cover them at the first family, seed, knob and d rank."""
     ds = sorted(ds)
-    fams = tuple(f for f in families if not (f == "orthogonal" and n > ds[-1]))
+    fams = admissible(n, ds[-1], families)
 
     def build(family, seed, knob, d_rank, depth, act, rho):
         d = ds[min(d_rank, len(ds) - 1)]
