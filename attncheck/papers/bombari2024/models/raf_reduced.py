@@ -34,12 +34,12 @@ def lq_factor(rng: np.random.Generator, rows: int, k: int) -> np.ndarray:
 
 
 def row_coords(X: np.ndarray) -> np.ndarray:
-    """X U_r: the rows of X in the basis U_r of their span (n x r, r = rank X by the rule of
-    :func:`raf_witness.row_space`), without a d x n factor: with X^T = Q R (Householder QR, O(d n^2)) and the
+    """X U_r: the rows of X in the basis U_r of their span (n x r, r = rank X by
+    :func:`raf_witness.rank_of`), without a d x n factor: with X^T = Q R (Householder QR, O(d n^2)) and the
     SVD R = U S V^T, X^T = (Q U) S V^T, so U_r = (Q U)_{:r} and X U_r = V_{:r} S_{:r}."""
     R = np.linalg.qr(X.T, mode="r")
     _, s, Vt = np.linalg.svd(R)
-    r = int(np.sum(s > s[0] * 1e-10)) if s.size else 0
+    r = rw.rank_of(s)
     return Vt[:r].T * s[:r]
 
 

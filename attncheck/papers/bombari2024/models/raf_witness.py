@@ -19,11 +19,15 @@ from attncheck.numeric.devices import torch_device
 from attncheck.papers.bombari2024.readings import fraction
 
 
+def rank_of(s: np.ndarray) -> int:
+    """The numerical rank from singular values s (descending): those above 1e-10 times the largest."""
+    return int(np.sum(s > s[0] * 1e-10)) if s.size else 0
+
+
 def row_space(X: np.ndarray) -> np.ndarray:
     """U_r: the first r = rank(X) left singular vectors of X^T (d x r), as in the proof of Lemma D.1 (thin SVD)."""
     U, s, _ = np.linalg.svd(X.T, full_matrices=False)
-    r = int(np.sum(s > s[0] * 1e-10)) if s.size else 0
-    return U[:, :r]
+    return U[:, :rank_of(s)]
 
 
 def sphere(rng: np.random.Generator, size: int, r: int) -> np.ndarray:
