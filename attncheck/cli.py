@@ -231,7 +231,7 @@ def _report_dask(client, args, stage) -> tuple[int, dict]:
         fail(f"no claims in {_looked_in()}")
     n_random = session.n_random(claims)
     seeds = replication.seeds(args.seed, args.seeds)
-    claims = session.longest_first(claims, Path(args.out) / "results.json")
+    claims = session.longest_first(claims, Path(args.out) / "results.json", Path("reports") / "results.json")
     got = cluster.run_claims(client, claims, get_profile(args.profile, args.scale), seeds, n_random,
                              progress=lambda m: print(m, flush=True))
     failed = any(session.failure_text(r) for r in got.values())

@@ -121,7 +121,8 @@ def pytest_pycollect_makeitem(collector, name, obj):
 
 
 def pytest_collection_modifyitems(session, config, items):
-    """Claims first, longest first by an earlier report's times (:mod:`attncheck.run.schedule`), so that no long claim
+    """Claims first, longest first by an earlier report's times (:mod:`attncheck.run.schedule`: the first of
+    --attncheck-order-from, the report DIR's and the rootdir's reports/ that has them), so that no long claim
     starts last on one xdist worker while the others idle; the other tests keep their order, after the claims.
     Every xdist worker reads the same file, so all collect the same order."""
     claims = [i for i in items if isinstance(i, ClaimItem)]
@@ -129,8 +130,8 @@ def pytest_collection_modifyitems(session, config, items):
         return
     given = config.getoption("attncheck_order_from")
     out = config.getoption("attncheck_report")
-    default = (Path(out) if out and not config.getoption("attncheck_staged") else config.rootpath / "reports")
-    seconds = schedule.past_seconds(given or default / "results.json")
+    seconds = schedule.past_seconds(given, Path(out) / "results.json" if out and not config.getoption("attncheck_staged")
+                                    else None, config.rootpath / "reports" / "results.json")
     order = schedule.longest_first([i.claim.id for i in claims], seconds)
     items[:] = [claims[k] for k in order] + [i for i in items if not isinstance(i, ClaimItem)]
 

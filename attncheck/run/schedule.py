@@ -12,18 +12,22 @@ import json
 from pathlib import Path
 
 
-def past_seconds(results: str | Path) -> dict[str, float]:
-    """{claim id: seconds} from a results.json; {} if there is none or it cannot be read."""
-    try:
-        claims = json.loads(Path(results).read_text())["claims"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return {}
-    out = {}
-    for c in claims:
-        s = (c.get("evidence") or {}).get("seconds")
-        if isinstance(s, (int, float)):
-            out[c["id"]] = float(s)
-    return out
+def past_seconds(*results: str | Path | None) -> dict[str, float]:
+    """{claim id: seconds} from the first of these results.json files that gives any (None entries skipped); {} if
+    none is there or can be read."""
+    for path in filter(None, results):
+        try:
+            claims = json.loads(Path(path).read_text())["claims"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        out = {}
+        for c in claims:
+            s = (c.get("evidence") or {}).get("seconds")
+            if isinstance(s, (int, float)):
+                out[c["id"]] = float(s)
+        if out:
+            return out
+    return {}
 
 
 def longest_first(ids: list[str], seconds: dict[str, float]) -> list[int]:

@@ -56,8 +56,9 @@ def failure_text(rec: dict) -> str | None:
     return None
 
 
-def longest_first(claims: list[Claim], results) -> list[Claim]:
-    """The claims ordered longest first by an earlier results.json's times (unknown ones first)."""
-    order = schedule.longest_first([c.id for c in claims], schedule.past_seconds(results))
+def longest_first(claims: list[Claim], *results) -> list[Claim]:
+    """The claims ordered longest first by the first of these earlier results.json files with times (unknown ones
+    first)."""
+    order = schedule.longest_first([c.id for c in claims], schedule.past_seconds(*results))
     return [claims[k] for k in order]
 

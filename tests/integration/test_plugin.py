@@ -254,6 +254,7 @@ def test_claims_run_longest_first_by_an_earlier_report(tmp_path, xdist_report):
     past = tmp_path / "past.json"
     past.write_text(json.dumps(PAST))
     assert past_seconds(tmp_path / "missing.json") == {} and past_seconds(past)["mine/fact-1/false"] == 9.0
+    assert past_seconds(tmp_path / "missing.json", None, past) == past_seconds(past)  # the first with times
     assert longest_first(["a", "b", "c"], {"a": 1.0, "c": 5.0}) == [1, 2, 0]
     res = _pytest(tmp_path, "--collect-only", "-q", f"--attncheck-order-from={past}")
     ids = [line.rsplit("::", 1)[1] for line in res.stdout.splitlines() if "::" in line]
