@@ -35,7 +35,9 @@ def success(n: int, m: int, trials: int, rng, tau: float = TAU) -> np.ndarray:
     for start in range(0, trials, CHUNK):
         t = min(CHUNK, trials - start)
         A0, A1 = (_scores(n, t, lab, rng)[..., None] for lab in (0, 1))
-        y = 2.0 * rng.integers(0, 2, size=(t, n, m), dtype=np.int8) - 1.0
+        y = rng.integers(0, 2, size=(t, n, m), dtype=np.int8).astype(float)
+        y *= 2.0
+        y -= 1.0
         out.append((toy.F_exp(A1, x, y, tau) > 0) & (toy.F_lin(A1, x, y, tau) == 0)
                    & (toy.F_exp(A0, x, y, tau) == 0) & (toy.F_lin(A0, x, y, tau) == 0))
     return np.concatenate(out)

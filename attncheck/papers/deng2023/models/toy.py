@@ -61,8 +61,9 @@ def phi_tau(z, tau, xp=F64):
 
 
 def network(f, y, tau, xp=F64):
-    """Definitions 3.5/3.6: phi(sum_j phi_tau(<f, y_j>)) for y of shape (..., n, m)."""
-    scores = xp.sum(f[..., :, None] * y, axis=-2)
+    """Definitions 3.5/3.6: phi(sum_j phi_tau(<f, y_j>)) for y of shape (..., n, m); the m inner products <f, y_j> as
+    one product f^T y."""
+    scores = (f[..., None, :] @ y)[..., 0, :]
     return phi(xp.sum(phi_tau(scores, tau, xp), axis=-1), xp)
 
 
