@@ -222,6 +222,19 @@ def test_exact_run_and_the_per_step_form_of_29():
         assert np.max(np.abs(fast.value - S) / fast.scale) <= 1e-14
 
 
+def test_runs_from_the_max_margin_ray_are_shared_across_w():
+    """At u = 0 a cone point is R ||W_mm||_p bar W_mm whatever w, so the runs (float64 and exact) are computed once for
+    every w; at u > 0, w picks another start and another run."""
+    a, b = conv.Run((30.0, 40), 1, 2.5, 0.0, 0, 1e-3), conv.Run((30.0, 40), 1, 2.5, 0.0, 77, 1e-3)
+    assert np.array_equal(a.case.W, b.case.W) and (a.case.w, b.case.w) == (0, 77)
+    with mpmath.workdps(30):
+        assert a.exact(MP(30)) is b.exact(MP(30))
+    fresh = md.track(b.case.data, b.case.W, b.geom.W_mm, 2.5, 1e-3, 40)
+    assert np.array_equal(fresh.N, b.tr.N) and np.array_equal(fresh.D, b.tr.D)
+    c, e = conv.Run((30.0, 40), 1, 2.5, 0.5, 0, 1e-3), conv.Run((30.0, 40), 1, 2.5, 0.5, 77, 1e-3)
+    assert not np.array_equal(c.case.W, e.case.W) and not np.array_equal(c.tr.D, e.tr.D)
+
+
 def test_loss_excess_has_no_cancellation(data):
     """At a large scale the excess over the selected tokens' loss (far below L's rounding) keeps 12 digits."""
     W = 1e2 * np.random.default_rng(1).standard_normal((10, 10))

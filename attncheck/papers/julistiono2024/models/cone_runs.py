@@ -18,9 +18,15 @@ _RUNS: dict = {}
 _EXACT: dict = {}
 
 
+def _run_key(R, seed, p, u, w, eta) -> tuple:
+    """What a run depends on: at u = 0 the start is R ||W_mm||_p bar W_mm whatever w (att_svm.cone_direction), so
+    runs that differ in w alone are one run there."""
+    return R, seed, p, u, (w if u != 0 else None), eta
+
+
 def _track(R, seed, p, u, w, eta, K):
     """The cone point and its run's first K steps; runs are kept and continued (longer K reuse shorter ones)."""
-    key = (R, seed, p, u, w, eta)
+    key = _run_key(R, seed, p, u, w, eta)
     if key not in _RUNS:
         if len(_RUNS) > 256:
             _RUNS.clear()
@@ -30,6 +36,8 @@ def _track(R, seed, p, u, w, eta, K):
     if len(tr.N) <= K:
         tr = tr.extend(case.data, case.geom.W_mm, p, eta, K + 1 - len(tr.N))
         _RUNS[key] = case, tr
+    if case.w != w:  # the same run (u = 0), this cone point's own parameters
+        case = ConeCase(R, seed, p, u, w, eta=eta)
     return case, tr.head(K)
 
 
@@ -46,7 +54,7 @@ class Run:
 
     def exact(self, xp):
         """The same run (K steps from the same float64 W(0)) in xp = MP(dps): iterates exact to dps digits."""
-        key = (repr(self), xp.dps)
+        key = (_run_key(float(self.R), self.seed, self.p, self.u, self.w, self.eta), int(self.K), xp.dps)
         if key not in _EXACT:
             if len(_EXACT) > 64:
                 _EXACT.clear()
