@@ -224,14 +224,14 @@ def _report_dask(client, args, stage) -> tuple[int, dict]:
     """The claims as Dask tasks, one per (claim, seed); every claim ends with one record per seed."""
     from attncheck.report import labels
     from attncheck.report import writer as report
-    from attncheck.run import cluster, replication, session
+    from attncheck.run import cluster, replication, schedule, session
 
     claims = load(args.claims)  # the claims of these files, not every claim this process has loaded
     if not claims:
         fail(f"no claims in {_looked_in()}")
     n_random = session.n_random(claims)
     seeds = replication.seeds(args.seed, args.seeds)
-    claims = session.longest_first(claims, Path(args.out) / "results.json", Path("reports") / "results.json")
+    claims = session.longest_first(claims, Path(args.out) / "results.json", schedule.committed())
     got = cluster.run_claims(client, claims, get_profile(args.profile, args.scale), seeds, n_random,
                              progress=lambda m: print(m, flush=True))
     failed = any(session.failure_text(r) for r in got.values())

@@ -131,7 +131,7 @@ def pytest_collection_modifyitems(session, config, items):
     given = config.getoption("attncheck_order_from")
     out = config.getoption("attncheck_report")
     seconds = schedule.past_seconds(given, Path(out) / "results.json" if out and not config.getoption("attncheck_staged")
-                                    else None, config.rootpath / "reports" / "results.json")
+                                    else None, schedule.committed(config.rootpath))
     order = schedule.longest_first([i.claim.id for i in claims], seconds)
     items[:] = [claims[k] for k in order] + [i for i in items if not isinstance(i, ClaimItem)]
 

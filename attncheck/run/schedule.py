@@ -12,6 +12,11 @@ import json
 from pathlib import Path
 
 
+def committed(root: str | Path = ".") -> Path:
+    """The results.json of the report committed under ``root`` (reports/), the order's last resort."""
+    return Path(root) / "reports" / "results.json"
+
+
 def past_seconds(*results: str | Path | None) -> dict[str, float]:
     """{claim id: seconds} from the first of these results.json files that gives any (None entries skipped); {} if
     none is there or can be read."""

@@ -249,12 +249,13 @@ def test_figures_are_drawn_where_the_claims_ran(tmp_path):
 def test_claims_run_longest_first_by_an_earlier_report(tmp_path, xdist_report):
     """The order xdist hands out (issue 11: the report phase must not undo xdist): an earlier report's times put the
     long claims first, claims it does not know before them, and the collected order is the same on every worker."""
-    from attncheck.run.schedule import longest_first, past_seconds
+    from attncheck.run.schedule import committed, longest_first, past_seconds
 
     past = tmp_path / "past.json"
     past.write_text(json.dumps(PAST))
     assert past_seconds(tmp_path / "missing.json") == {} and past_seconds(past)["mine/fact-1/false"] == 9.0
     assert past_seconds(tmp_path / "missing.json", None, past) == past_seconds(past)  # the first with times
+    assert committed(tmp_path) == tmp_path / "reports" / "results.json"
     assert longest_first(["a", "b", "c"], {"a": 1.0, "c": 5.0}) == [1, 2, 0]
     res = _pytest(tmp_path, "--collect-only", "-q", f"--attncheck-order-from={past}")
     ids = [line.rsplit("::", 1)[1] for line in res.stdout.splitlines() if "::" in line]
