@@ -3,8 +3,10 @@
 An evaluator asks ``xp`` for what it needs (``xp.native`` before a float64-only fast path, ``xp.precise`` before
 an mpmath quadrature), never which backend it is: so a new backend is a new class with honest flags.
 Backends: :data:`attncheck.numeric.precision.F64`, :class:`attncheck.numeric.precision.MP`,
-:class:`attncheck.numeric.interval.ARB`, :class:`attncheck.numeric.symbolic.SYM` (symbols, for certification) and
-:class:`attncheck.numeric.exact.EXACT` (the exact rationals of one case, for ties the escalation leaves undecided).
+:class:`attncheck.numeric.interval.ARB`, :class:`attncheck.numeric.arbfloat.ArbRun` (plain arb balls read back as
+mpmath numbers, for long runs at an escalation's precision), :class:`attncheck.numeric.symbolic.SYM` (symbols, for
+certification) and :class:`attncheck.numeric.exact.EXACT` (the exact rationals of one case, for ties the escalation
+leaves undecided).
 """
 from __future__ import annotations
 

@@ -5,11 +5,14 @@ import mpmath
 import numpy as np
 import pytest
 import torch
+from flint import arb
 from scipy.optimize import minimize
 
 from attncheck.core.claims import REGISTRY
+from attncheck.numeric.arbfloat import ArbRun
 from attncheck.numeric.devices import torch_device
 from attncheck.numeric.exact import EXACT
+from attncheck.numeric.interval import Undecided
 from attncheck.numeric.precision import MP
 from attncheck.papers.julistiono2024.data.mirror_descent import AttData, joint_toy, synthetic
 from attncheck.papers.julistiono2024.models import att_svm as svm
@@ -220,6 +223,30 @@ def test_exact_run_and_the_per_step_form_of_29():
             S = np.array([float(v * n) for v, n in zip(direct.value, exact.Np1[1:], strict=False)])
             assert np.allclose(exact.N.astype(float), run.tr.N, rtol=1e-13)
         assert np.max(np.abs(fast.value - S) / fast.scale) <= 1e-14
+
+
+def test_the_exact_run_on_arb_balls_is_the_mpmath_run():
+    """Run.exact computes on arb balls (ArbRun) the run md.track computes in MP(dps): every column within 1e-55 of
+    its scale at 60 digits (R0 = 30 ||W_mm||_p, where (29') is decided at 60 digits; and R0 = 3 at u > 0)."""
+    for args in [((30.0, 40), 3, 2.5, 0.0, 0, 1e-3), ((3.0, 40), 0, 1.5, 0.4, 5, 1.0)]:
+        run = conv.Run(*args)
+        with mpmath.workdps(60):
+            xp = MP(60)
+            fast = run.exact(xp)
+            ref = md.track(run.case.data, run.case.W, run.geom.W_mm, run.p, run.eta, 40, xp=xp)
+            for name, a, b in zip(md.Track._fields[:-1], fast, ref, strict=False):
+                scale = max(1, max(abs(v) for v in b[:-1]))
+                assert max(abs(x - y) for x, y in zip(a[:-1], b[:-1], strict=True)) <= 1e-55 * scale, name
+
+
+def test_a_sign_the_balls_do_not_decide_is_never_taken():
+    """The mirror map branches on sign(theta): on a ball that straddles 0 (ArbRun) it raises instead of taking 0."""
+    with ArbRun(30).context() as xp:
+        assert list(md._sign(np.array([arb(2), arb(-1), arb(0)], dtype=object), xp)) == [1, -1, 0]
+        with pytest.raises(Undecided):
+            md.mirror_map(np.array([arb(0, 1e-40)], dtype=object), 2.5, xp)
+        with pytest.raises(Undecided):
+            md._nonzero(arb(1e-45, 1e-40), xp)
 
 
 def test_runs_from_the_max_margin_ray_are_shared_across_w():
