@@ -122,7 +122,7 @@ SHARED = (PROB, DRAWS, REGIME, FRACTION, CANDIDATES, EXISTENCE, TOKENS)
                                         "docs/papers/bombari2024.md)")))
 def lemma_d3(case, S, xp):
     tc, i = case
-    Xr, d, out = rr.row_coords(tc.X), tc.d, []
+    Xr, d, out = rr.case_coords(tc), tc.d, []
     for s in S:
         X, W, pairs = rr.candidate_pairs(Xr, d, i, int(s))
         best = math.inf

@@ -16,6 +16,7 @@ no dependence on d beyond the coordinates of X (:func:`row_coords`, O(n^2 d) onc
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -41,6 +42,19 @@ def row_coords(X: np.ndarray) -> np.ndarray:
     _, s, Vt = np.linalg.svd(R)
     r = rw.rank_of(s)
     return Vt[:r].T * s[:r]
+
+
+def case_coords(tc) -> np.ndarray:
+    """:func:`row_coords` of a token case's X (read-only), once per token matrix: the optimizer's evaluations of a
+    case and its re-estimates share X, which changes neither with i nor with the knob of a family that ignores it."""
+    return _coords(tc.canonical)
+
+
+@functools.lru_cache(maxsize=16)
+def _coords(tc) -> np.ndarray:
+    Xr = row_coords(tc.X)
+    Xr.setflags(write=False)
+    return Xr
 
 
 def orth_h(XW: np.ndarray, rng: np.random.Generator, d: int, U: np.ndarray | None = None) -> np.ndarray:
