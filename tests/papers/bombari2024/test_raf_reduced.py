@@ -47,6 +47,17 @@ def test_case_coords_are_row_coords_of_the_case_and_shared_across_an_ignored_kno
         assert not rr.case_coords(a).flags.writeable
 
 
+def test_case_pairs_are_candidate_pairs_bit_for_bit_at_every_i():
+    """case_pairs keeps the i-free part of a draw per (token matrix, seed); the pairs at i, then at other i (from the
+    kept part) and again at i, are candidate_pairs' drawn afresh, bit for bit."""
+    tc = TokenCase("gaussian", 9, 64, 5, 0.5)
+    for i in (0, 4, 8, 0):
+        X, W, pairs = rr.case_pairs(tc, i, 7)
+        X2, W2, pairs2 = rr.candidate_pairs(rr.row_coords(tc.X), tc.d, i, 7)
+        assert np.array_equal(X, X2) and np.array_equal(W, W2)
+        assert all(np.array_equal(a, b) for p, q in zip(pairs, pairs2, strict=True) for a, b in zip(p, q, strict=True))
+
+
 def test_coordinates_reproduce_the_d_dimensional_products_on_one_W():
     """The construction of the module docstring, on a given W: B = Q^T W Q, C = Q^T W Q_perp = L O^T; then X W X^T,
     X W (X W)^T and sigma(W^T delta) (D.27), (D.31) for delta in S equal the d-dimensional ones."""
