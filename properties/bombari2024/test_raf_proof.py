@@ -122,9 +122,9 @@ SHARED = (PROB, DRAWS, REGIME, FRACTION, CANDIDATES, EXISTENCE, TOKENS)
                                         "docs/papers/bombari2024.md)")))
 def lemma_d3(case, S, xp):
     tc, i = case
-    Xr, d, out = rr.row_coords(tc.X), tc.d, []
+    d, out = tc.d, []
     for s in S:
-        X, W, pairs = rr.candidate_pairs(Xr, d, i, int(s))
+        X, W, pairs = rr.case_pairs(tc, i, int(s))
         best = math.inf
         for Deltas in pairs:
             sig = np.minimum(rw.sigma(X, W, Deltas[0], d), rw.sigma(X, W, Deltas[1], d))

@@ -268,3 +268,32 @@ def test_attention_probe_inner_products_equal_the_features_distance(kind, scale)
     delta = math.sqrt(d) * torch.randn(3, 5, 1, d, generator=g, dtype=torch.float64)
     direct = ((feats(delta) - base) ** 2).sum((-1, -2))
     assert torch.allclose(probe(delta), direct, rtol=1e-9, atol=1e-9 * float((base ** 2).sum()))
+
+
+def test_gap_search_feasibility_from_the_objective_is_the_recomputed_one():
+    """gap_search takes gamma(Delta) < 2 of each iterate from the objective's evaluation; the ascent with gamma
+    recomputed for the feasibility test reaches the same gaps and witnesses, bit for bit."""
+    from attncheck.papers.bombari2024.models import context_modification as cm
+
+    rng = np.random.default_rng(3)
+    n, d, k, N = 6, 4, 48, 3
+    X = torch.as_tensor(tokens("gaussian", n, d, rng), dtype=torch.float64)
+    Xtr, Y = iid_samples("gaussian", N, n, d, rng), rng.choice([-1.0, 1.0], N)
+    V = torch.as_tensor(rng.standard_normal((k, n * d)) / math.sqrt(n * d))
+    for mode, act in (("f", "relu"), ("r", "tanh")):
+        task = cm.rf_task(X, Xtr, Y, 1.0, V, act)
+        got = cm.gap_search(task, [0, n - 1], mode, torch.Generator().manual_seed(5), 4, 30)
+        theta = torch.as_tensor({"f": task.theta_f, "r": task.theta_r}[mode])
+        feats, ts = cm._perturbed_features(task, [0, n - 1]), torch.as_tensor(task.theta_star)
+
+        def parts(delta, feats=feats, ts=ts, theta=theta, task=task):
+            ph = feats(delta)
+            return (ph @ ts - task.f_star).abs(), (ph @ theta + task.y) ** 2
+
+        def objective(delta, parts=parts):
+            gamma, err = parts(delta)
+            return torch.where(gamma < 2, (2 - gamma) ** 2 - err, -gamma)
+
+        best, wit = ws.maximize(objective, 2, 1, d, torch.Generator().manual_seed(5), 4, 30,
+                                feasible=lambda dl, parts=parts: parts(dl)[0] < 2)
+        assert np.array_equal(got.gap, best.numpy()) and torch.equal(got.delta, wit), mode

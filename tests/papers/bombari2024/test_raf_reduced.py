@@ -10,6 +10,7 @@ from attncheck.papers.bombari2024.data.token_matrices import FAMILIES, tokens
 from attncheck.papers.bombari2024.models import raf_reduced as rr
 from attncheck.papers.bombari2024.models import raf_witness as rw
 from attncheck.papers.bombari2024.readings import fraction
+from attncheck.papers.bombari2024.strategies.token_matrices import TokenCase
 
 
 def test_lq_factor_has_the_law_of_the_gaussian_lq_factor():
@@ -33,6 +34,28 @@ def test_row_coords_are_the_rows_in_an_orthonormal_basis_of_their_span():
             assert np.allclose(A @ A.T, X @ X.T, atol=1e-12 * n * d) and np.allclose(A @ A.T, B @ B.T, atol=1e-12 * n * d)
             G = A.T @ A
             assert np.allclose(G, np.diag(np.diag(G)), atol=1e-12 * n * d), (family, n, d)
+
+
+def test_case_coords_are_row_coords_of_the_case_and_shared_across_an_ignored_knob():
+    """case_coords (kept per token matrix) is row_coords of the case's X bit for bit; cases differing only in the knob
+    of a family that ignores it name one matrix (one entry), the knobbed families one per knob."""
+    for family in FAMILIES:
+        a, b = TokenCase(family, 6, 16, 3, 0.25), TokenCase(family, 6, 16, 3, 0.75)
+        assert np.array_equal(rr.case_coords(a), rr.row_coords(a.X)), family
+        assert np.array_equal(rr.case_coords(b), rr.row_coords(b.X)), family
+        assert (rr.case_coords(a) is rr.case_coords(b)) == np.array_equal(a.X, b.X), family
+        assert not rr.case_coords(a).flags.writeable
+
+
+def test_case_pairs_are_candidate_pairs_bit_for_bit_at_every_i():
+    """case_pairs keeps the i-free part of a draw per (token matrix, seed); the pairs at i, then at other i (from the
+    kept part) and again at i, are candidate_pairs' drawn afresh, bit for bit."""
+    tc = TokenCase("gaussian", 9, 64, 5, 0.5)
+    for i in (0, 4, 8, 0):
+        X, W, pairs = rr.case_pairs(tc, i, 7)
+        X2, W2, pairs2 = rr.candidate_pairs(rr.row_coords(tc.X), tc.d, i, 7)
+        assert np.array_equal(X, X2) and np.array_equal(W, W2)
+        assert all(np.array_equal(a, b) for p, q in zip(pairs, pairs2, strict=True) for a, b in zip(p, q, strict=True))
 
 
 def test_coordinates_reproduce_the_d_dimensional_products_on_one_W():

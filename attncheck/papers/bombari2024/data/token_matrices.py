@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 FAMILIES = ("gaussian", "hypercube", "repeated", "collinear", "orthogonal", "low-rank", "antipodal")
+#: the families whose X depends on the knob ``param`` of :func:`tokens` (the others ignore it)
+KNOBBED = ("repeated", "collinear", "low-rank")
 #: the i.i.d. Lipschitz-concentrated, mean-zero families (Theorem 5, Lemmas B.2-B.3)
 IID_FAMILIES = ("gaussian", "hypercube")
 

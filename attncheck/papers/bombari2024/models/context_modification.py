@@ -88,13 +88,19 @@ def gap_search(task: RFTask, tokens, mode: str, gen: torch.Generator, restarts: 
         ph = feats(delta)
         return (ph @ ts - f0).abs(), (ph @ th + task.y) ** 2
 
+    seen = {}  # the iterate last evaluated and its gamma: maximize asks feasible() of the iterate it just evaluated
+
     def objective(delta):
         gamma, err = parts(delta)
+        seen.update(delta=delta, gamma=gamma.detach())
         return torch.where(gamma < 2, (2 - gamma) ** 2 - err, -gamma)
 
+    def feasible(delta):
+        """gamma(Delta) < 2 (Assumption 2), from the objective's evaluation of this iterate."""
+        return (seen["gamma"] if seen.get("delta") is delta else parts(delta)[0]) < 2
+
     d = task.X.shape[1]
-    best, wit = maximize(objective, len(tokens), 1, d, gen, restarts, steps, device=dev,
-                         feasible=lambda dl: parts(dl)[0] < 2)
+    best, wit = maximize(objective, len(tokens), 1, d, gen, restarts, steps, device=dev, feasible=feasible)
     with torch.no_grad():
         gamma, err = parts(wit[:, None])
     return GapSearch(best.cpu().numpy(), gamma[:, 0].cpu().numpy(), err[:, 0].cpu().numpy(), wit)

@@ -16,7 +16,9 @@ no dependence on d beyond the coordinates of X (:func:`row_coords`, O(n^2 d) onc
 """
 from __future__ import annotations
 
+import functools
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -43,6 +45,19 @@ def row_coords(X: np.ndarray) -> np.ndarray:
     return Vt[:r].T * s[:r]
 
 
+def case_coords(tc) -> np.ndarray:
+    """:func:`row_coords` of a token case's X (read-only), once per token matrix: the optimizer's evaluations of a
+    case and its re-estimates share X, which changes neither with i nor with the knob of a family that ignores it."""
+    return _coords(tc.canonical)
+
+
+@functools.lru_cache(maxsize=16)
+def _coords(tc) -> np.ndarray:
+    Xr = row_coords(tc.X)
+    Xr.setflags(write=False)
+    return Xr
+
+
 def orth_h(XW: np.ndarray, rng: np.random.Generator, d: int, U: np.ndarray | None = None) -> np.ndarray:
     """One draw (1 x (m + p + 1)) of h of :func:`raf_witness.pair_along` in the coordinates: isotropic in the
     complement of the rows of X W in R^d, norm sqrt(d). The last axis carries the norm of its part in the
@@ -58,10 +73,25 @@ def orth_h(XW: np.ndarray, rng: np.random.Generator, d: int, U: np.ndarray | Non
     return (h * (math.sqrt(d) / norm))[None]
 
 
-def candidate_pairs(Xr: np.ndarray, d: int, i: int, seed, vs: int = 8):
-    """(X, W, pairs) in the coordinates, for one draw of W (N(0, 1/d) entries), from the rows Xr of X in the basis
-    of their span (:func:`row_coords`): the four candidate pairs of :func:`raf_witness.candidate_pairs` with the
-    same law, and X, W such that :func:`raf_witness.sigma` (X, W, Delta, d) is sigma(Delta) of (D.27)."""
+@dataclass(frozen=True)
+class Draw:
+    """The part of one draw of :func:`candidate_pairs` that does not depend on i (read-only arrays): X, W, X W,
+    U = :func:`raf_witness.row_space` of X W, the top direction v, frac, the first two pairs and the generator's
+    state after them (the i-dependent pair and the last one are drawn from it)."""
+
+    X: np.ndarray
+    W: np.ndarray
+    XW: np.ndarray
+    U: np.ndarray
+    v: np.ndarray
+    frac: int
+    first: tuple
+    state: dict
+
+
+def draw(Xr: np.ndarray, d: int, seed, vs: int = 8) -> Draw:
+    """One draw of W (N(0, 1/d) entries) in the coordinates of Xr (:func:`row_coords`), with the witness pair of
+    (D.31) and the pair aligned with the top direction of the rows of X W: :func:`candidate_pairs` before i."""
     n, r = Xr.shape
     if r >= d:
         raise ValueError("rank(X) = d: no v orthogonal to the rows of X")
@@ -78,12 +108,42 @@ def candidate_pairs(Xr: np.ndarray, d: int, i: int, seed, vs: int = 8):
     V[:, r:m] = Lv * (math.sqrt(d) / np.linalg.norm(Lv, axis=1, keepdims=True))
     XW, frac = X @ W, fraction(n)
     U, v = rw.row_space(XW[:, :k]), rw.top_direction(XW, frac)  # shared by the three aligned pairs
+    first = (rw.d3_best(X, W, rng, frac, d=d, V=V),
+             rw.aligned_pair(XW, rng, rw.rows_along(XW, frac, v), d, lambda A, g: orth_h(A, g, d, U)))
+    for a in (X, W, XW, U, v, *first[0], *first[1]):
+        a.setflags(write=False)
+    return Draw(X, W, XW, U, v, frac, first, rng.bit_generator.state)
+
+
+def pairs_at(dr: Draw, d: int, i: int):
+    """(X, W, pairs) of :func:`candidate_pairs` from its i-free part: the first two pairs, then, from the generator
+    where they left it, the pair toward token i and the pair along v (each draws a fixed amount, whatever i)."""
+    rng = np.random.default_rng(0)
+    rng.bit_generator.state = dr.state
 
     def orth(A, g):
-        return orth_h(A, g, d, U)
+        return orth_h(A, g, d, dr.U)
 
-    pairs = [rw.d3_best(X, W, rng, frac, d=d, V=V),
-             rw.aligned_pair(XW, rng, rw.rows_along(XW, frac, v), d, orth),
-             rw.aligned_pair(XW, rng, rw.rows_toward(X, XW, i, frac, d), d, orth),
-             rw.pair_along(XW, rng, v, d, orth)]
-    return X, W, pairs
+    pairs = [*dr.first,
+             rw.aligned_pair(dr.XW, rng, rw.rows_toward(dr.X, dr.XW, i, dr.frac, d), d, orth),
+             rw.pair_along(dr.XW, rng, dr.v, d, orth)]
+    return dr.X, dr.W, pairs
+
+
+def candidate_pairs(Xr: np.ndarray, d: int, i: int, seed, vs: int = 8):
+    """(X, W, pairs) in the coordinates, for one draw of W (N(0, 1/d) entries), from the rows Xr of X in the basis
+    of their span (:func:`row_coords`): the four candidate pairs of :func:`raf_witness.candidate_pairs` with the
+    same law, and X, W such that :func:`raf_witness.sigma` (X, W, Delta, d) is sigma(Delta) of (D.27)."""
+    return pairs_at(draw(Xr, d, seed, vs), d, i)
+
+
+def case_pairs(tc, i: int, seed, vs: int = 8):
+    """:func:`candidate_pairs` of a token case, its i-free part (:func:`draw`) kept per (token matrix, seed): the
+    optimizer's evaluations of a case share their seeds (common random numbers) and, but for a knob the family
+    uses, X; only i changes."""
+    return pairs_at(_draw(tc.canonical, int(seed), vs), tc.d, i)
+
+
+@functools.lru_cache(maxsize=8)
+def _draw(tc, seed: int, vs: int) -> Draw:
+    return draw(case_coords(tc), tc.d, seed, vs)

@@ -166,9 +166,9 @@ def drf_norm_draws(act: str, k: int, depth: int, beta: float, gen: torch.Generat
     dev = torch_device(device) if not isinstance(device, torch.device) else device
     scale = torch.full((size, 1), math.sqrt(beta), dtype=DTYPE, device=dev)
     for _ in range(depth):
-        h = f(torch.randn((size, k), generator=gen, dtype=DTYPE, device=dev) * scale)
-        scale = h.norm(dim=-1, keepdim=True) * math.sqrt(beta / k)
-    return h.norm(dim=-1)
+        norm = f(torch.randn((size, k), generator=gen, dtype=DTYPE, device=dev).mul_(scale)).norm(dim=-1, keepdim=True)
+        scale = norm * math.sqrt(beta / k)
+    return norm[:, 0]
 
 
 @dataclass

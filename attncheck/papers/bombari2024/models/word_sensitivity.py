@@ -206,10 +206,10 @@ class _OneToken:
         n, d = X.shape
         self.att, self.X = att, X
         self.tok = torch.as_tensor(tokens, device=X.device)
-        S = att.scores(X)
+        self.XQ, self.XK = att.queries(X), att.keys(X)  # (n, d'): S = XQ XK^T / c
+        S = self.XQ @ self.XK.transpose(-1, -2) / att.c  # att.scores(X), its factors kept
         self.Vals = att.values(X)
         self.base = att.weights(S) @ self.Vals
-        self.XQ, self.XK = att.queries(X), att.keys(X)  # (n, d'): S = XQ XK^T / c
         mask = torch.zeros((len(self.tok), n, n), dtype=torch.bool, device=X.device)
         mask[torch.arange(len(self.tok), device=X.device), :, self.tok] = True
         if att.kind == "softmax":
@@ -248,6 +248,12 @@ class _Draws:
         self.vals_tok = torch.cat([o.Vals[o.tok] for o in ones])  # (T, dv)
         self.base_tok = torch.cat([o.base[o.tok] for o in ones])
         self.B = torch.cat([o.base.expand_as(o.U) for o in ones])  # (T, n, dv): phi(X) of each group's draw
+        if self.att.kind == "softmax":  # the Delta-free terms of probe's row changes
+            self.P = self.U - self.B
+            self.PP, self.PU, self.UU = ((self.P * self.P).sum(-1), (self.P * self.U).sum(-1), (self.U * self.U).sum(-1))
+        else:
+            self.Q = self.U - self.Z[..., None] * self.B
+            self.QQ, self.QB, self.BB = ((self.Q * self.Q).sum(-1), (self.Q * self.B).sum(-1), (self.B * self.B).sum(-1))
 
     def perturbed(self, delta):
         """(v_i', S'_{j i} for every j, the output row i) at Delta (T, R, 1, d)."""
@@ -274,25 +280,21 @@ class _Draws:
     def probe(self, delta):
         """||phi(X^i(Delta)) - phi(X)||^2 without the (T, R, n, dv) outputs: for j != i the row change is
         P_j + a_j (v - U_j) (softmax, P = U - base) or (Q_j + g_j (v - base_j)) / (Z_j + g_j) (ReLU, Q = U - Z base),
-        whose squared norms expand into inner products with v: two (T, R, dv) x (T, n, dv) products."""
+        whose squared norms expand into inner products with v: two (T, R, dv) x (T, n, dv) products (the Delta-free
+        ones, PP, PU, UU or QQ, QB, BB, once per draw)."""
         v, col, out_i = self.perturbed(delta)
-        B = self.B
         vv = (v * v).sum(-1, keepdim=True)  # (T, R, 1)
         if self.att.kind == "softmax":
             a = torch.sigmoid(col - self.r[:, None, :])
-            P = self.U - B
-            Pv, Uv = torch.einsum("tnd,trd->trn", P, v), torch.einsum("tnd,trd->trn", self.U, v)
-            PP, PU, UU = ((P * P).sum(-1), (P * self.U).sum(-1), (self.U * self.U).sum(-1))
-            rows = PP[:, None] + 2 * a * (Pv - PU[:, None]) + a * a * (vv - 2 * Uv + UU[:, None])
+            Pv, Uv = torch.einsum("tnd,trd->trn", self.P, v), torch.einsum("tnd,trd->trn", self.U, v)
+            rows = self.PP[:, None] + 2 * a * (Pv - self.PU[:, None]) + a * a * (vv - 2 * Uv + self.UU[:, None])
         else:
             g = torch.relu(col)
             den = self.Z[:, None, :] + g
-            Q = self.U - self.Z[..., None] * B
-            Qv, Bv = torch.einsum("tnd,trd->trn", Q, v), torch.einsum("tnd,trd->trn", B, v)
-            QQ, QB, BB = ((Q * Q).sum(-1), (Q * B).sum(-1), (B * B).sum(-1))
-            num2 = QQ[:, None] + 2 * g * (Qv - QB[:, None]) + g * g * (vv - 2 * Bv + BB[:, None])
+            Qv, Bv = torch.einsum("tnd,trd->trn", self.Q, v), torch.einsum("tnd,trd->trn", self.B, v)
+            num2 = self.QQ[:, None] + 2 * g * (Qv - self.QB[:, None]) + g * g * (vv - 2 * Bv + self.BB[:, None])
             rows = torch.where(den > 0, num2 / torch.where(den > 0, den, torch.ones_like(den)) ** 2,
-                               BB[:, None].expand_as(num2))
+                               self.BB[:, None].expand_as(num2))
         rows = torch.where(self.sel[:, None, :], torch.zeros_like(rows), rows).sum(-1)
         return rows + ((out_i - self.base_tok[:, None, :]) ** 2).sum(-1)
 

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from hypothesis import strategies as st
 
 from attncheck.core.space import Choice, Int, Real, Space
-from attncheck.papers.bombari2024.data.token_matrices import FAMILIES, tokens
+from attncheck.papers.bombari2024.data.token_matrices import FAMILIES, KNOBBED, tokens
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,11 @@ class TokenCase:
     @property
     def X(self) -> np.ndarray:
         return tokens(self.family, self.n, self.d, np.random.default_rng(self.seed), self.param)
+
+    @property
+    def canonical(self) -> TokenCase:
+        """The case with the same X and the knob at 0 where the family ignores it: one name per token matrix."""
+        return self if self.family in KNOBBED else replace(self, param=0.0)
 
     def __repr__(self) -> str:
         return f"TokenCase({self.family!r}, n={self.n}, d={self.d}, seed={self.seed}, param={self.param})"
