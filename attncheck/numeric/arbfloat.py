@@ -21,7 +21,7 @@ import mpmath
 import numpy as np
 
 from attncheck.core import lazy
-from attncheck.numeric.interval import as_scalar
+from attncheck.numeric.interval import ObjectXP, as_scalar
 
 flint = lazy.module("flint")
 
@@ -45,7 +45,7 @@ def _ufunc(f):
     return np.frompyfunc(f, 1, 1)
 
 
-class ArbRun:
+class ArbRun(ObjectXP):
     """``xp`` on numpy object arrays of ``flint.arb`` at ``dps`` digits (plus guard bits); use inside ``context()``."""
 
     name = "arb-run"
@@ -71,30 +71,9 @@ class ArbRun:
         finally:
             flint.ctx.prec = old
 
-    def asarray(self, a):
-        if isinstance(a, flint.arb):
-            return a
-        arr = np.asarray(a)
-        if arr.dtype == object:
-            return arr
-        return as_scalar(self._convert(arr.astype(object)))
-
-    def exp(self, a): return as_scalar(self._exp(a))
-    def log(self, a): return as_scalar(self._log(a))
-    def log1p(self, a): return as_scalar(self._log1p(a))
-    def expm1(self, a): return as_scalar(self._expm1(a))
-    def sqrt(self, a): return as_scalar(self._sqrt(a))
-    def abs(self, a): return as_scalar(self._abs(a))
-    def maximum(self, a, b): return as_scalar(self._max(a, b))
-    def minimum(self, a, b): return as_scalar(self._min(a, b))
-
-    @staticmethod
-    def where(cond, a, b):
-        return as_scalar(np.where(cond, a, b))
-
-    @staticmethod
-    def sum(a, axis=None):
-        return np.asarray(np.sum(np.asarray(a, dtype=object), axis=axis), dtype=object)
+    @property
+    def scalar(self):
+        return flint.arb
 
     def logsumexp(self, a, axis=-1):
         a = np.asarray(a, dtype=object)
