@@ -87,18 +87,20 @@ class ArbRun(ObjectXP):
         return np.asarray(a, dtype=object).astype(float)
 
 
-def _mpf(x: flint.arb, dps: int):
+def _mpf(x: flint.arb, tol: flint.arb):
+    """x's midpoint as an mpf, x checked within tol max(1, |midpoint|)."""
     if x.is_nan():
         return mpmath.mpf("nan")
-    if not x.rad() <= flint.arb(10) ** -dps * max(flint.arb(1), abs(x.mid())):
-        raise InaccurateBall(f"{x.str(10, radius=True)} is not within 1e-{dps} of its midpoint")
+    if not x.rad() <= tol * max(flint.arb(1), abs(x.mid())):
+        raise InaccurateBall(f"{x.str(10, radius=True)} is not within {tol.str(3)} of its midpoint")
     return mpmath.mpf(tuple(int(v) for v in x.mid().man_exp()))
 
 
 def to_mp(a, dps: int):
     """arb balls (an object array or one) as mpf midpoints, each checked within 10^-dps (see :class:`ArbRun`);
     a NaN stays NaN (an entry that is not computed, as the last step of a run)."""
+    tol = flint.arb(10) ** -dps  # the bound, formed once for every entry
     with mpmath.workdps(dps):
         if isinstance(a, flint.arb):
-            return _mpf(a, dps)
-        return np.frompyfunc(lambda x: _mpf(_to_arb(x), dps), 1, 1)(np.asarray(a, dtype=object))
+            return _mpf(a, tol)
+        return np.frompyfunc(lambda x: _mpf(_to_arb(x), tol), 1, 1)(np.asarray(a, dtype=object))
