@@ -20,6 +20,8 @@ from functools import lru_cache
 import numpy as np
 from scipy import stats
 
+from attncheck.core.draws import replayed
+
 TABLE_SD = 38.0
 """Half-width, in standard deviations, of the support of Binomial(w, 1/2) that :func:`binomial_maxima` tabulates:
 beyond it the probability is below 1e-300 (float64's smallest normal number is 2.2e-308)."""
@@ -62,6 +64,7 @@ def _ones(w: int, rng: np.random.Generator, shape: tuple) -> np.ndarray:
             else rng.binomial(w, 0.5, shape))
 
 
+@replayed
 def column_maxima(k, rng: np.random.Generator, shape: tuple, dtype=np.int64) -> np.ndarray:
     """Group sums of the columns of m i.i.d. Rademacher columns (``shape = lead + (m,)``) that suffice for
     max_l s(y_l), for every score s nondecreasing in the sum over the one group wider than 1 column.
@@ -72,8 +75,9 @@ def column_maxima(k, rng: np.random.Generator, shape: tuple, dtype=np.int64) -> 
     Multinomial(m, uniform), their wide sums i.i.d. 2 Binomial(w, 1/2) - w, of which the maximum is kept (drawn
     at once by :func:`binomial_maxima`, or as the maximum of drawn sums for w beyond its table). A pattern no
     column has repeats a column that the draw has (a repeated column leaves a maximum unchanged).
-    Returns ``lead + (2^s, len(k))`` integers of type ``dtype``; where 2^s >= m, or more than one group is
-    wide, the m columns themselves (:func:`rademacher_group_sums`), which serve as well.
+    Returns ``lead + (2^s, len(k))`` integers of type ``dtype``, read-only; where 2^s >= m, or more than one group
+    is wide, the m columns themselves (:func:`rademacher_group_sums`), which serve as well. A repeated draw (the same
+    arguments and generator state: the screen's common random numbers) is replayed (:func:`.draws.replayed`).
     """
     k = np.asarray(k, np.int64)
     shape = tuple(shape)
