@@ -31,6 +31,11 @@ class Certificate:
                 raise ValueError(f"certificate box: {name} needs lo <= hi, got ({lo}, {hi})")
 
 
+COVERS = ("A declaration whose ``covers`` says why its box holds every case the claim's domain draws, at every point "
+          "of every profile's path, is certified before the search: where it is CERTIFIED the search would only draw "
+          "proven cases, so none is drawn (a test draws each such claim's corners and design and checks them inside)")
+"""What a non-empty ``covers`` of :class:`Parameters` or :class:`Cases` asserts, and what it changes."""
+
 #: the reasons a deterministic claim is not certified by the interval route
 REASONS = ("integer structure", "more than k parameters", "evaluator branches on data", "identity at a tolerance")
 
@@ -48,6 +53,8 @@ class Parameters:
     prec: int = 128
     profiles: tuple | None = None  # profiles that run it (None: every profile; its budget is a count, max_boxes)
     symbolic_boxes: int = 4000  # the symbolic route's boxes per sign factor (a count: machine-independent)
+    covers: str = ""  # why the box holds every case the claim's domain draws at every path point (COVERS)
+    locate: Callable | None = None  # case -> its coordinates in the box, for the test of ``covers``
 
     def __post_init__(self):
         for name, (lo, hi) in self.box.items():
@@ -99,6 +106,8 @@ class Cases:
     parts: tuple
     profiles: tuple | None = None  # None: every profile
     relaxed: str = ""
+    covers: str = ""  # why the boxes hold every case the claim's domain draws at every path point (COVERS)
+    locate: Callable | None = None  # case -> (label of its part, its coordinates in that box), for the test of covers
 
     @property
     def box(self) -> dict:

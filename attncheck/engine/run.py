@@ -30,11 +30,13 @@ def alpha_per_test(claim: Claim, prof: Profile, n_random_claims: int) -> tuple[f
 
 
 def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_claims: int = 1,
-        progress=None, stages=()) -> dict:
+        progress=None, stages=(), first=None) -> dict:
     """Check one claim and return its results.json record (docs/results-schema.md).
 
-    ``stages`` run after the sampled verdict (:func:`.verdict.decide`); :func:`attncheck.run.session.run_claim`
-    passes the certification and adds the replay command."""
+    ``stages`` run after the sampled verdict (:func:`.verdict.decide`); ``first(claim, profile name)``, before the
+    search, returns the certification of a box that covers the claim's domain or None: where it returns one, the
+    claim is CERTIFIED and no case is drawn (:func:`covered`). :func:`attncheck.run.session.run_claim` passes the
+    certification as both and adds the replay command."""
     prof = profile if isinstance(profile, Profile) else get_profile(profile)
     if n_random_claims < 1:
         raise ValueError("n_random_claims must be >= 1")
@@ -47,22 +49,13 @@ def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_
     alpha_claim = alpha_test = None
     if claim.kind.tested:
         alpha_claim, alpha_test = alpha_per_test(claim, prof, n_random_claims)
-    seen, checks = [], []
+    seen = []
     try:
-        for point in claim.points(prof.name):
-            checks.append(_CHECKS[claim.kind](claim, prof, budget, seed, point, esc, alpha_test))
-            seen.append(search_point(checks[-1], point))
-            if progress:
-                progress(claim, seen[-1])
-        if claim.carry_worst:
-            carry_worst(checks, seen)
-        extended = {}
-        if claim.kind is Kind.ASYMPTOTIC:
-            extended = settle(claim, prof, checks, seen, lambda point: AsymptoticCheck(
-                claim, prof, budget, seed, point, esc, alpha_test), progress)
-        verdict, evidence = decide(claim, seen, prof.name, stages)
-        if extended:
-            evidence["extended"] = extended
+        cert = first(claim, prof.name) if first is not None and not claim.kind.random else None
+        if cert is not None:
+            verdict, evidence = Verdict.CERTIFIED, covered(claim, prof.name, cert)
+        else:
+            verdict, evidence = _search(claim, prof, budget, seed, esc, alpha_test, progress, stages, seen)
     except EvaluationFailed as e:
         verdict, evidence = Verdict.ERROR, failed_evaluation(e)
     except NonFinite as e:
@@ -95,6 +88,33 @@ def run(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_
                                     "screen_alpha": stats.SCREEN_ALPHA, "cases_per_point": prof.confirm,
                                     "first_look": first, "draws_max": most}
     return record(claim, verdict, evidence)
+
+
+def _search(claim, prof, budget, seed, esc, alpha_test, progress, stages, seen: list) -> tuple[Verdict, dict]:
+    """Search every path point (appending each to ``seen``), extend an asymptotic path, decide."""
+    checks = []
+    for point in claim.points(prof.name):
+        checks.append(_CHECKS[claim.kind](claim, prof, budget, seed, point, esc, alpha_test))
+        seen.append(search_point(checks[-1], point))
+        if progress:
+            progress(claim, seen[-1])
+    if claim.carry_worst:
+        carry_worst(checks, seen)
+    extended = {}
+    if claim.kind is Kind.ASYMPTOTIC:
+        extended = settle(claim, prof, checks, seen, lambda point: AsymptoticCheck(
+            claim, prof, budget, seed, point, esc, alpha_test), progress)
+    verdict, evidence = decide(claim, seen, prof.name, stages)
+    if extended:
+        evidence["extended"] = extended
+    return verdict, evidence
+
+
+def covered(claim: Claim, profile: str, certification: dict) -> dict:
+    """The evidence of a claim certified before its search (``first``): the certification, and every path point
+    with no case drawn (``covered``: the proof covers the point's domain)."""
+    return {"path": [{"point": point, "cases": 0, "stages": {}, "refuted": False, "covered": True}
+                     for point in claim.points(profile)], "certification": certification}
 
 
 def failed_evaluation(e: EvaluationFailed) -> dict:

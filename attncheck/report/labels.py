@@ -130,7 +130,8 @@ def certification_line(cert: dict) -> str:
     if "depth" in cert:
         where += f", depth {cert['depth']}, {_fmt(cert['seconds'])} s"
     if status == "certified":
-        return f"certified by {cert.get('route', 'interval arithmetic')} ({where})"
+        covers = "; its boxes hold every case of the domain, so no case was drawn" if cert.get("covers") else ""
+        return f"certified by {cert.get('route', 'interval arithmetic')} ({where}){covers}"
     if status == "refuted":
         return f"refuted by {cert.get('route') or 'interval branch and bound'} ({where})"
     return f"certified on {_fmt(100 * cert['certified_fraction'])}% of the box ({where}; the sampled verdict stands)"

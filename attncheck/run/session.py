@@ -18,7 +18,8 @@ def n_random(claims) -> int:
 
 def run_claim(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_random_claims: int = 1,
               progress=None) -> dict:
-    """One claim's results.json record: the engine's verdict, then certification, with BLAS on one thread
+    """One claim's results.json record: the engine's verdict, then certification (first, where its box covers the
+    domain: :class:`attncheck.certify.Certification`), with BLAS on one thread
     and torch on one thread (:func:`attncheck.run.threads.one_thread`: the same numbers in every front end, no
     oversubscription) and the command that replays it."""
     from attncheck import engine  # SciPy and Hypothesis' engine only where a claim runs, not in an xdist controller
@@ -28,7 +29,9 @@ def run_claim(claim: Claim, profile: str | Profile = "quick", seed: int = 0, n_r
         # a Dask worker's own threads use the global `random` module while Hypothesis draws, which Hypothesis
         # reports as if a strategy did; the engine draws nothing from `random`
         warnings.filterwarnings("ignore", message="Do not use the `random` module inside strategies")
-        rec = engine.run(claim, profile, seed, n_random_claims, progress=progress, stages=(certify.stage,))
+        cert = certify.Certification()
+        rec = engine.run(claim, profile, seed, n_random_claims, progress=progress, stages=(cert.stage,),
+                         first=cert.covering)
     rec["evidence"]["replay"] = replay.command(claim, profile.name, seed, profile.scale)
     return rec
 

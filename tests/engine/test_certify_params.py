@@ -162,3 +162,11 @@ def test_the_ball_route_alone_refutes_the_planted_false_claims(cid):
     out = certify_params.run_balls(c.evaluate, c.certify)
     assert out.status == "refuted" and "interval" in out.counterexample["found_by"]
     assert mpmath.mpf(out.counterexample["slack"]) < 0
+
+
+def test_a_covering_certification_skips_the_search_only_where_it_certifies():
+    rec, cert = _cert("planted/certify-own/covering-true-twin")
+    assert rec["verdict"] == "CERTIFIED" and cert["status"] == "certified" and cert["covers"]
+    assert rec["evidence"]["cases"] == 0 and all(p["covered"] and p["cases"] == 0 for p in rec["evidence"]["path"])
+    rec, cert = _cert("planted/certify-own/covering-false")
+    assert rec["verdict"] == "REFUTED" and rec["evidence"]["cases"] > 0 and cert is None  # found by the search

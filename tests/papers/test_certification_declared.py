@@ -1,6 +1,6 @@
 """Every deterministic claim (kind identity or inequality) of every paper declares ``certify=``: a certificate, its
 parameters, or :class:`attncheck.core.declarations.Ineligible` with a reason and a detail. ``certify=None`` records
-nothing in the report (attncheck.certify.stage), so a claim without a declaration would leave no trace of why it
+nothing in the report (attncheck.certify.Certification.stage), so a claim without a declaration would leave no trace of why it
 is not CERTIFIED (issue 28, item 2)."""
 from pathlib import Path
 

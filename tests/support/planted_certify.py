@@ -6,7 +6,7 @@ them; true ones must never be refuted.
 from hypothesis import strategies as st
 
 # the search is shown only the endpoints (or x = 0): the interval route must find the failures
-from attncheck import claim, close, ge
+from attncheck import claim, close, ge, le
 from attncheck.core.claims import Registry
 from attncheck.core.declarations import Ineligible, OwnSpace, Parameters
 from attncheck.core.space import Int, Real, Space
@@ -113,3 +113,30 @@ def not_on_balls(x, xp):
 def false_between_integers(n, xp):
     n = xp.asarray(n if not isinstance(n, int) else float(n))
     return ge((n - 4.5) ** 2, 0.2, xp)
+
+
+COVERING = Parameters({"x": (0.0, 1.0)}, case=lambda v: v["x"], covers="the domain draws x in [0, 1]",
+                      locate=lambda x: {"x": x})
+
+
+@claim("planted/certify-own/covering-false", kind="inequality", source="planted",
+       statement="(x - 1/3)^2 >= 2.5e-13 on [0, 1], declared covering: not certified, so the search runs",
+       domain=st.floats(0, 1), certify=COVERING, registry=PLANTED_CERTIFY)
+def covering_false(x, xp):
+    x = xp.asarray(x)
+    return ge((x - X0) ** 2, 2.5e-13, xp)
+
+
+@claim("planted/certify-own/covering-true-twin", kind="inequality", source="planted",
+       statement="(x - 1/3)^2 + 2.5e-13 >= 2.5e-13 / 2 on [0, 1], declared covering: certified, no case drawn",
+       domain=st.floats(0, 1), certify=COVERING, registry=PLANTED_CERTIFY)
+def covering_true(x, xp):
+    x = xp.asarray(x)
+    return ge((x - X0) ** 2 + 2.5e-13, 1.25e-13, xp)
+
+
+@claim("planted/certify-own/covering-too-narrow", kind="inequality", source="planted",
+       statement="x <= 1 on [0, 2] (false above 1), with a box [0, 1] wrongly declared to cover it",
+       domain=st.floats(0, 2), certify=COVERING, registry=PLANTED_CERTIFY)
+def covering_too_narrow(x, xp):
+    return le(xp.asarray(x), 1.0, xp)

@@ -71,6 +71,25 @@ RELAXED = ("k = d - 2 and t = n/(d-2) relaxed to reals, n = k t: the grouped eva
            "a counterexample is re-checked at an integer (k, t) on the sampled evaluator; c = 1 - b")
 
 
+COVERS_D1 = ("every admissible (k, t) = (d - 2, n/(d - 2)) with n <= N_MAX, the largest n of either path, lies in "
+             "the box of its structure, and the claims draw a and b within A_RANGE and B_RANGE")
+
+
+def _structure(k: int, t: int) -> str:
+    """The label of the STRUCTURES box of an integer (k, t)."""
+    return next(name for name, k_class, same, _, _ in STRUCTURES
+                if (k >= 3 if k_class == 3 else k == k_class) and (t >= 2) == same)
+
+
+def _locate_d1(p, a, a0=None) -> tuple[str, dict]:
+    """(structure, box coordinates) of a Definition D.1 or Section E dataset ``p`` (n, d, b) with a = ``a``."""
+    k = p.d - 2
+    t, rest = divmod(p.n, k)
+    if rest:
+        raise ValueError(f"n = {p.n} is not a multiple of d - 2 = {k}")
+    return _structure(k, t), dict(k=k, t=t, a=a, b=p.b, **({} if a0 is None else {"a0": a0}))
+
+
 @dataclass(frozen=True)
 class RelaxedCase:
     """A Definition D.1 case on the relaxed grouped evaluator (the fields the claims read)."""
@@ -110,7 +129,8 @@ def grouped(label: int, min_k: int = 1, a0_symbol: bool = False, profiles=None, 
         parts.append((name, Parameters(box, _case(label, k_class, same, a0_symbol), log=log, relaxed=RELAXED,
                                        integers=("k", "t"), max_boxes=max_boxes, profiles=profiles,
                                        symbolic_boxes=symbolic_boxes)))
-    return Cases(tuple(parts), profiles=profiles, relaxed=RELAXED)
+    return Cases(tuple(parts), profiles=profiles, relaxed=RELAXED, covers=COVERS_D1,
+                 locate=lambda case: _locate_d1(case.params, case.params.a, a0=case.a0 if a0_symbol else None))
 
 
 # ---- Definition F.1 relaxed: k = d - 1 and t = n/(d-1) as reals, one box per structure ----------------
@@ -130,6 +150,22 @@ F_RELAXED = ("k = d - 1 and t = n/(d-1) relaxed to reals, n = k t: the reduced c
              "structures (d = 2 or d >= 3; t = 1 or t >= 2; j2 = j3 or j2 != j3: which classes and groups are "
              "present) are separate boxes; a counterexample is re-checked at an integer (k, t) on the sampled "
              "evaluator")
+
+
+COVERS_F1 = ("every admissible (k, t) = (d - 1, n/(d - 1)) with n <= N_MAX, the largest n of either path, lies in "
+             "the box of its structure, and the claims draw a0 and a1 within F_A_RANGE")
+
+
+def _locate_f1(case) -> tuple[str, dict]:
+    """(structure, box coordinates) of a Definition F.1 case."""
+    k = case.d - 1
+    t, rest = divmod(case.n, k)
+    if rest:
+        raise ValueError(f"n = {case.n} is not a multiple of d - 1 = {k}")
+    name = next(name for name, k_range, t_range, _ in F_STRUCTURES
+                if (k >= 2 if k_range[0] == 2.0 else k == 1) and (t >= 2) == (t_range[0] == 2.0))
+    pair = "j2 = j3" if case.j2 == case.j3 else "j2 != j3"
+    return f"{name}, {pair}", {"k": k, "t": t, "a0": case.a0, "a1": case.a1}
 
 
 @dataclass(frozen=True)
@@ -175,7 +211,7 @@ def cross(label: int, pair: str | None = None, profiles=None, max_boxes=600, sym
                           Parameters(box, _cross_case(label, shape), log=log, relaxed=F_RELAXED,
                                      integers=("k", "t"), max_boxes=max_boxes, profiles=profiles,
                                      symbolic_boxes=symbolic_boxes)))
-    return Cases(tuple(parts), profiles=profiles, relaxed=F_RELAXED)
+    return Cases(tuple(parts), profiles=profiles, relaxed=F_RELAXED, covers=COVERS_F1, locate=_locate_f1)
 
 
 # ---- Section E relaxed: the row orbits with k = d - 2 and t as reals, one box per class structure ------
@@ -191,6 +227,10 @@ E_RELAXED = ("k = d - 2 and t = n/(d-2) relaxed to reals, n = k t, c = sqrt(1 - 
              "or >= 3) are separate boxes. The box reaches d - 2 up to 5 10^14, beyond the sampled d - 2 <= 40; a "
              "counterexample is re-checked on the sampled evaluator where d - 2 <= 40, on the orbit forms in mpmath "
              "beyond")
+
+
+COVERS_E = ("every admissible (k, t) = (d - 2, n/(d - 2)) with n <= N_MAX lies in the box of its structure, and the "
+            "claims draw a within the declared a range and b within E_B_RANGE")
 
 
 @dataclass(frozen=True)
@@ -262,4 +302,5 @@ def section_e(X: str, a_range=(1.0, 100.0), min_k: int = 1, profiles=None, max_b
         parts.append((name, Parameters(box, _e_case(X, k_class, same), log=log, relaxed=E_RELAXED,
                                        integers=("k", "t"), max_boxes=max_boxes, profiles=profiles,
                                        symbolic_boxes=symbolic_boxes)))
-    return Cases(tuple(parts), profiles=profiles, relaxed=E_RELAXED)
+    return Cases(tuple(parts), profiles=profiles, relaxed=E_RELAXED, covers=COVERS_E,
+                 locate=lambda case: _locate_d1(case, case.a))
