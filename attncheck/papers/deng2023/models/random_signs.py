@@ -29,11 +29,13 @@ TABLE_MAX = 1 << 21
 """Most entries of that table (w up to about 3e9, 16 MiB); for a wider group the maxima are taken over drawn sums."""
 
 
+@replayed
 def rademacher_group_sums(k, rng: np.random.Generator, shape: tuple, dtype=np.int64) -> np.ndarray:
     """Sums of k[g] i.i.d. Rademacher signs, independently for every leading index.
 
-    Returns integers of shape ``shape + (len(k),)`` (a view of group-major storage), of type ``dtype``
-    (:func:`narrowest` for the least memory; the values do not depend on it).
+    Returns integers of shape ``shape + (len(k),)`` (a read-only view of group-major storage), of type ``dtype``
+    (:func:`narrowest` for the least memory; the values do not depend on it). A repeated draw (the same arguments and
+    generator state: the screen's common random numbers) is replayed (:func:`.draws.replayed`).
     """
     k = np.asarray(k, np.int64)
     if k.ndim != 1 or np.any(k < 0):
