@@ -29,9 +29,13 @@ class Certification:
 
     def covering(self, claim: Claim, profile: str | None) -> dict | None:
         """Before the search: the certification evidence of a claim whose declaration ``covers`` its domain
-        (:data:`attncheck.core.declarations.COVERS`) where it is CERTIFIED, else None (the search runs)."""
+        (:data:`attncheck.core.declarations.COVERS`) where it is CERTIFIED, else None (the search runs). A stated
+        claim with a registered erratum, expected to be refuted, is searched first (its certification then runs
+        only if the search does not refute it)."""
         decl = claim.certify
         if not isinstance(decl, (Parameters, Cases)) or not decl.covers or not _runs_in(decl, profile):
+            return None
+        if claim.erratum is not None:
             return None
         out = self._run(claim)
         return dict(out.evidence(decl), covers=decl.covers) if out.status == "certified" else None
