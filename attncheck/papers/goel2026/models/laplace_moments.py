@@ -80,27 +80,28 @@ def _grid(s, sigma, N):
     return np.exp(s + log_T0), log_w, z - sigma[:, None], np.broadcast_to(log_g, log_w.shape)
 
 
-def _v_blocks(e0, log_w, N, C, centred, power: int):
+def _v_blocks(e0, log_w, N, C, n_centred: int, power: int):
     """Per run of v blocks: (tau, F, wt) on its nodes, F (c, q, v) = E[c(w, y) e^{-tw}] for the z weights C (q, z, c)
-    (by expm1(-tw) where ``centred``: E c = 0, exactly 0 at t = 0), wt[k] = H_V tau e^{-t e_0} phi^{N - k}
+    (by expm1(-tw) for the first ``n_centred``: E c = 0, exactly 0 at t = 0), wt[k] = H_V tau e^{-t e_0} phi^{N - k}
     (k = 0..power, 0 where N < k): dt = tau dv. C[..., 0] and C[..., -1] must be the Gaussian weights (phi - 1 and
     phi). Stops after the first block where tau^power e^{-t e_0} phi^N is negligible for every query. The first run
     holds every block up to the first that can stop (e^{-t e_0} phi^N >= e^{-t E S} = e^{-e^v}, Jensen), the later ones
     one block each: the sums over v are taken block by block (:func:`_accumulate`), so the runs change no number."""
     starts = range(0, int((V_MAX - V_MIN) / H_V), BLOCK)
     first = next((i for i, a in enumerate(starts) if V_MIN + H_V * (a + BLOCK - 1) > math.log(-LOG_TINY)), 0)
-    centred = np.asarray(centred)
-    C0, C1 = C[:, :, centred], C[:, :, ~centred]  # (their layout, from the boolean index, fixes BLAS's sums)
+    centred = np.arange(C.shape[2]) < n_centred
+    C0, C1 = C[:, :, centred], C[:, :, ~centred]  # (the layout of a boolean index, which fixes BLAS's sums)
     E = np.empty((BLOCK,) + log_w.shape)  # expm1(-tw) per (v, q, z) of one block
+    Et = E.transpose(1, 0, 2)
     for run in [starts[:first + 1]] + [[a] for a in starts[first + 1:]]:
         v = V_MIN + H_V * np.arange(run[0], run[-1] + BLOCK)
         F = np.empty(C.shape[:1] + v.shape + C.shape[2:])
         for rows in (slice(a, a + BLOCK) for a in range(0, len(v), BLOCK)):
             np.add(v[rows, None, None], log_w, out=E)  # log(t w)
             np.expm1(np.negative(np.exp(E, out=E), out=E), out=E)
-            F[:, rows, centred] = E.transpose(1, 0, 2) @ C0
+            np.matmul(Et, C0, out=F[:, rows, :n_centred])
             E += 1  # e^{-tw} itself: no cancellation against E c (e^{9 sigma^2 / 2} for w^3)
-            F[:, rows, ~centred] = E.transpose(1, 0, 2) @ C1
+            np.matmul(Et, C1, out=F[:, rows, n_centred:])
         F = np.ascontiguousarray(np.moveaxis(F, 2, 0))
         tau = np.exp(v)
         phi = np.maximum(F[-1], 1e-300)  # phi to absolute accuracy; log1p(phi - 1) to relative where phi > 1/2
@@ -140,7 +141,7 @@ def _chunk(s, sigma, N):
     C = np.stack([g, w * y, w2 * y * y, w2, g], axis=2)
     acc = np.zeros((len(s), 6))
     factors = _scalar_factors(e0, N)
-    for tau, F, wt in _v_blocks(e0, log_w, N, C, [True, True, False, False, False], 2):
+    for tau, F, wt in _v_blocks(e0, log_w, N, C, 2, 2):
         _accumulate(acc, factors, _scalar_terms(N, tau, wt, F[1], F[2], F[3]))
     return _add_tail(acc, e0)
 
@@ -191,7 +192,7 @@ def _bias_chunk(s, sigma, N):
     factors = np.concatenate([_scalar_factors(e0, N), np.stack(
         [N * one, e0 * N, one, N * one, e0 ** 3, e0 ** 2 * N, e0, one, e0 * N, one], axis=1)], axis=1)
     M1, M2 = N * (N - 1), N * (N - 1) * (N - 2)
-    for tau, F, wt in _v_blocks(e0, log_w, N, C, [True] * 3 + [False] * 7, 3):
+    for tau, F, wt in _v_blocks(e0, log_w, N, C, 3, 3):
         p1, pu, p21, chi, p2, p2u, p31, p33 = F[1:9]
         wt1, wt2, wt3 = wt[1:]
         t2 = tau * tau / 2  # the 1/S^3 kernel (tau: the 1/S^2 one)
