@@ -80,31 +80,52 @@ def _grid(s, sigma, N):
     return np.exp(s + log_T0), log_w, z - sigma[:, None], np.broadcast_to(log_g, log_w.shape)
 
 
-def _v_blocks(e0, log_w, N, C, centred, power: int):
-    """Per block of v nodes: (tau, F, wt), F (q, v, c) = E[c(w, y) e^{-tw}] for the z weights C (q, z, c) (by
-    expm1(-tw) where ``centred``: E c = 0, exactly 0 at t = 0), wt[k] = H_V tau e^{-t e_0} phi^{N - k} (k = 0..3, 0 where
-    N < k): dt = tau dv. C[..., 0] and C[..., -1] must be the Gaussian weights (phi - 1 and phi). Stops where
-    tau^power e^{-t e_0} phi^N is negligible for every query."""
-    centred = np.asarray(centred)
-    C0, C1 = C[:, :, centred], C[:, :, ~centred]
-    F = np.empty(C.shape[:1] + (BLOCK,) + C.shape[2:])
-    for start in range(0, int((V_MAX - V_MIN) / H_V), BLOCK):
-        v = V_MIN + H_V * np.arange(start, start + BLOCK)
+def _v_blocks(e0, log_w, N, C, n_centred: int, power: int):
+    """Per run of v blocks: (tau, F, wt) on its nodes, F (c, q, v) = E[c(w, y) e^{-tw}] for the z weights C (q, z, c)
+    (by expm1(-tw) for the first ``n_centred``: E c = 0, exactly 0 at t = 0), wt[k] = H_V tau e^{-t e_0} phi^{N - k}
+    (k = 0..power, 0 where N < k): dt = tau dv. C[..., 0] and C[..., -1] must be the Gaussian weights (phi - 1 and
+    phi). Stops after the first block where tau^power e^{-t e_0} phi^N is negligible for every query. The first run
+    holds every block up to the first that can stop (e^{-t e_0} phi^N >= e^{-t E S} = e^{-e^v}, Jensen), the later ones
+    one block each: the sums over v are taken block by block (:func:`_accumulate`), so the runs change no number."""
+    starts = range(0, int((V_MAX - V_MIN) / H_V), BLOCK)
+    first = next((i for i, a in enumerate(starts) if V_MIN + H_V * (a + BLOCK - 1) > math.log(-LOG_TINY)), 0)
+    centred = np.arange(C.shape[2]) < n_centred
+    C0, C1 = C[:, :, centred], C[:, :, ~centred]  # (the layout of a boolean index, which fixes BLAS's sums)
+    E = np.empty((BLOCK,) + log_w.shape)  # expm1(-tw) per (v, q, z) of one block
+    Et = E.transpose(1, 0, 2)
+    for run in [starts[:first + 1]] + [[a] for a in starts[first + 1:]]:
+        v = V_MIN + H_V * np.arange(run[0], run[-1] + BLOCK)
+        F = np.empty(C.shape[:1] + v.shape + C.shape[2:])
+        for rows in (slice(a, a + BLOCK) for a in range(0, len(v), BLOCK)):
+            np.add(v[rows, None, None], log_w, out=E)  # log(t w)
+            np.expm1(np.negative(np.exp(E, out=E), out=E), out=E)
+            np.matmul(Et, C0, out=F[:, rows, :n_centred])
+            E += 1  # e^{-tw} itself: no cancellation against E c (e^{9 sigma^2 / 2} for w^3)
+            np.matmul(Et, C1, out=F[:, rows, n_centred:])
+        F = np.ascontiguousarray(np.moveaxis(F, 2, 0))
         tau = np.exp(v)
-        E = np.expm1(-np.exp(v[None, :, None] + log_w[:, None, :]))  # (q, v, z)
-        F[:, :, centred] = E @ C0
-        F[:, :, ~centred] = (E + 1) @ C1  # e^{-tw} itself: no cancellation against E c (e^{9 sigma^2 / 2} for w^3)
-        phi = np.maximum(F[:, :, -1], 1e-300)  # phi to absolute accuracy; log1p(phi - 1) to relative where phi > 1/2
-        log_phi = np.where(F[:, :, 0] > -0.5, np.log1p(np.maximum(F[:, :, 0], -0.5)), np.log(phi))
+        phi = np.maximum(F[-1], 1e-300)  # phi to absolute accuracy; log1p(phi - 1) to relative where phi > 1/2
+        log_phi = np.where(F[0] > -0.5, np.log1p(np.maximum(F[0], -0.5)), np.log(phi))
         log_G = N * log_phi - tau * e0[:, None]  # e^{-t e_0} phi^N
-        wt = [H_V * tau * np.exp(log_G - k * log_phi) if N >= k else np.zeros_like(log_G) for k in range(4)]
-        if start == 0:
+        ends = [i for i in range(BLOCK - 1, len(v), BLOCK)
+                if v[i] > 0 and np.all(log_G[:, i] + power * v[i] < LOG_TINY)]
+        nv = ends[0] + 1 if ends else len(v)
+        tau, F, log_phi, log_G = tau[:nv], F[:, :, :nv], log_phi[:, :nv], log_G[:, :nv]
+        wt = [H_V * tau * np.exp(log_G - k * log_phi) if N >= k else np.zeros_like(log_G) for k in range(power + 1)]
+        if run[0] == 0:
             for x in wt:
                 x[:, 0] /= 2  # the trapezoid's end node
         yield tau, F, wt
-        if v[-1] > 0 and np.all(log_G[:, -1] + power * v[-1] < LOG_TINY):
+        if ends:
             return
     raise RuntimeError("laplace_moments: the v blocks did not reach a negligible integrand")
+
+
+def _accumulate(acc, factors, terms):
+    """acc += factors * (each v integrand in ``terms`` (q, v) summed over each v block), block by block."""
+    sums = np.stack(terms, axis=1).reshape(len(acc), len(terms), -1, BLOCK).sum(axis=3)
+    for b in range(sums.shape[2]):
+        acc += factors * sums[:, :, b]
 
 
 def _weights(log_w, log_g, *powers):
@@ -119,20 +140,23 @@ def _chunk(s, sigma, N):
     # the z weights of phi - 1, psi_1 (times expm1(-tw): E[w y] = 0), psi_2, chi and phi (times e^{-tw})
     C = np.stack([g, w * y, w2 * y * y, w2, g], axis=2)
     acc = np.zeros((len(s), 6))
-    for tau, F, wt in _v_blocks(e0, log_w, N, C, [True, True, False, False, False], 2):
-        _add_scalar(acc, e0, N, tau, wt, F[:, :, 1], F[:, :, 2], F[:, :, 3])
+    factors = _scalar_factors(e0, N)
+    for tau, F, wt in _v_blocks(e0, log_w, N, C, 2, 2):
+        _accumulate(acc, factors, _scalar_terms(N, tau, wt, F[1], F[2], F[3]))
     return _add_tail(acc, e0)
 
 
-def _add_scalar(acc, e0, N, tau, wt, p1, p2, chi):
-    """Adds one block's share of :func:`scalar_moments`' six to ``acc`` (psi_1, psi_2, chi on the block's nodes)."""
+def _scalar_factors(e0, N):
+    """Per query, the factors of :func:`scalar_moments`' six v integrals (:func:`_scalar_terms`), (q, 6)."""
+    N1 = N * np.ones_like(e0)
+    return np.stack([e0, N1, e0 * e0, e0 * N, N1, N1], axis=1)
+
+
+def _scalar_terms(N, tau, wt, p1, p2, chi):
+    """The v integrands of :func:`scalar_moments`' six, less their factors (psi_1, psi_2, chi on the nodes)."""
     wt, wt1, wt2 = wt[:3]
-    acc[:, 0] += e0 * wt.sum(axis=1)
-    acc[:, 1] += N * (wt1 * p1).sum(axis=1)
-    acc[:, 2] += e0 * e0 * (tau * wt).sum(axis=1)
-    acc[:, 3] += e0 * N * (tau * wt1 * p1).sum(axis=1)
-    acc[:, 4] += N * (tau * (wt1 * p2 + (N - 1) * wt2 * p1 * p1)).sum(axis=1)
-    acc[:, 5] += N * (tau * wt1 * chi).sum(axis=1)
+    tw1 = tau * wt1
+    return [wt, wt1 * p1, tau * wt, tw1 * p1, tau * (wt1 * p2 + (N - 1) * wt2 * p1 * p1), tw1 * chi]
 
 
 def _add_tail(acc, e0):
@@ -163,23 +187,22 @@ def _bias_chunk(s, sigma, N):
     g, w, w2, w3 = _weights(log_w, log_g, 0, 1, 2, 3)
     u = y * y - 1
     C = np.stack([g, w * y, w * u, w2 * y, w2, w2 * y * y, w2 * y * u, w3 * y, w3 * y ** 3, g], axis=2)
-    centred = [True, True, True] + [False] * 7
     acc = np.zeros((len(s), 16))
+    one = np.ones_like(e0)
+    factors = np.concatenate([_scalar_factors(e0, N), np.stack(
+        [N * one, e0 * N, one, N * one, e0 ** 3, e0 ** 2 * N, e0, one, e0 * N, one], axis=1)], axis=1)
     M1, M2 = N * (N - 1), N * (N - 1) * (N - 2)
-    for tau, F, (wt, wt1, wt2, wt3) in _v_blocks(e0, log_w, N, C, centred, 3):
-        p1, pu, p21, chi, p2, p2u, p31, p33 = (F[:, :, c] for c in range(1, 9))
-        t1, t2 = tau, tau * tau / 2  # the 1/S^2 and 1/S^3 kernels
-        _add_scalar(acc, e0, N, tau, (wt, wt1, wt2), p1, p2, chi)
-        acc[:, 6] += N * (wt1 * pu).sum(axis=1)
-        acc[:, 7] += e0 * N * (t1 * wt1 * pu).sum(axis=1)
-        acc[:, 8] += (t1 * (N * wt1 * p2u + M1 * wt2 * p1 * pu)).sum(axis=1)
-        acc[:, 9] += N * (t1 * wt1 * p21).sum(axis=1)
-        acc[:, 10] += e0 ** 3 * (t2 * wt).sum(axis=1)
-        acc[:, 11] += e0 ** 2 * N * (t2 * wt1 * p1).sum(axis=1)
-        acc[:, 12] += e0 * (t2 * (N * wt1 * p2 + M1 * wt2 * p1 * p1)).sum(axis=1)
-        acc[:, 13] += (t2 * (N * wt1 * p33 + 3 * M1 * wt2 * p2 * p1 + M2 * wt3 * p1 ** 3)).sum(axis=1)
-        acc[:, 14] += e0 * N * (t2 * wt1 * chi).sum(axis=1)
-        acc[:, 15] += (t2 * (N * wt1 * p31 + M1 * wt2 * chi * p1)).sum(axis=1)
+    for tau, F, wt in _v_blocks(e0, log_w, N, C, 3, 3):
+        p1, pu, p21, chi, p2, p2u, p31, p33 = F[1:9]
+        wt1, wt2, wt3 = wt[1:]
+        t2 = tau * tau / 2  # the 1/S^3 kernel (tau: the 1/S^2 one)
+        tw1, t2w1, Nw1, M1w2 = tau * wt1, t2 * wt1, N * wt1, M1 * wt2
+        M1w2p1 = M1w2 * p1
+        # E U, E A U, E Y U, E V, E A^3, E A^2 Y, E A Y^2, E Y^3, E P A, E P Y (bias_moments), less their factors
+        _accumulate(acc, factors, _scalar_terms(N, tau, wt, p1, p2, chi) + [
+            wt1 * pu, tw1 * pu, tau * (Nw1 * p2u + M1w2p1 * pu), tw1 * p21, t2 * wt[0], t2w1 * p1,
+            t2 * (Nw1 * p2 + M1w2p1 * p1), t2 * (Nw1 * p33 + 3 * M1 * wt2 * p2 * p1 + M2 * wt3 * p1 ** 3),
+            t2w1 * chi, t2 * (Nw1 * p31 + M1w2 * chi * p1)])
     return _add_tail(acc, e0)
 
 
