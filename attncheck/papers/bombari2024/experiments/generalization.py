@@ -13,7 +13,9 @@ and the points of one trial are dependent across N. Nothing of size D x D or n x
 built: RF features come from the exact law of (V flat(X_s), V_0) (:func:`rf.rf_samples`), the GLM
 from the (N + 1) x (N + 1) kernel (:func:`glm.kernel_fit`), and the perturbed test features from
 the one-token structure (:mod:`attncheck.papers.bombari2024.models.word_sensitivity`); the 12 searches of a trial
-(3 N x 2 modes x 2 losses) run as one batched ascent.
+(3 N x 2 modes x 2 losses) run as one batched ascent. Its attention features are evaluated a few searches at a
+time (CACHE: their R x n x d intermediates stay in cache, where those of all 12 would stream through memory at
+every elementwise step; the numbers are the same), the RF features in one product (split, its rounding changes).
 """
 from __future__ import annotations
 
@@ -35,6 +37,8 @@ GRIDS = {
 MODES = ("fine-tuned", "re-trained")
 SEARCHES = ("loss (6.16)", "test error")
 CHUNK = 64
+#: float64 elements of attention features evaluated at once by the Delta search (4 MiB, cache-sized)
+CACHE = 2 ** 19
 
 
 def features(model: str, Xs: torch.Tensor, gen: torch.Generator):
@@ -75,8 +79,15 @@ def trial(model: str, n: int, d: int, Ns, gen: torch.Generator, rng: np.random.G
             c += [1.0, y]
     W, c = torch.stack(W), torch.tensor(c, dtype=F.dtype, device=dev)
 
-    def objective(delta):  # -(phi(X^1(Delta))^T w_g + c_g)^2 for every group g
-        return -(((pert(delta) * W[:, None, :]).sum(-1)) + c[:, None]) ** 2
+    def loss(delta, Wg, cg):  # -(phi(X^1(Delta))^T w_g + c_g)^2 for the groups g of Wg
+        return -(((pert(delta) * Wg[:, None, :]).sum(-1)) + cg[:, None]) ** 2
+
+    step = len(W) if model == "rf" else max(1, CACHE // (RESTARTS * F.shape[1]))  # searches per evaluation
+
+    def objective(delta):
+        if step >= len(W):
+            return loss(delta, W, c)
+        return torch.cat([loss(delta[g:g + step], W[g:g + step], c[g:g + step]) for g in range(0, len(W), step)])
 
     _, wit = ws.maximize(objective, len(W), 1, d, gen, RESTARTS, STEPS, device=dev)
     with torch.no_grad():

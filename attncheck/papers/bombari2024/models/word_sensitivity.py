@@ -107,6 +107,32 @@ def ratio_at(probe, base_norm: float, delta: torch.Tensor) -> torch.Tensor:
 
 # ---- probes -------------------------------------------------------------------------------
 
+class _OneTokenProduct(torch.autograd.Function):
+    """sum_t A_t Delta_t for one-token groups, (T, 1, k, d) x (T, R, 1, d) -> (T, R, k), with the gradient
+    grad A_g read in A's stored layout: in half the time, the numbers of autograd's einsum backward (which reads A
+    transposed), laid out as it lays them out ((T, d, R) in memory), so that reductions over them round alike."""
+
+    @staticmethod
+    def forward(ctx, A, delta):
+        ctx.save_for_backward(A)
+        return torch.einsum("gmkd,grmd->grk", A, delta)
+
+    @staticmethod
+    def backward(ctx, grad):
+        A, = ctx.saved_tensors
+        T, m, k, d = A.shape
+        out = torch.empty((T, m, d, grad.shape[1]), dtype=grad.dtype, device=grad.device).permute(0, 3, 1, 2)
+        return None, out.copy_(torch.einsum("gmkd,grk->grmd", A, grad))
+
+
+def block_product(A: torch.Tensor, delta: torch.Tensor) -> torch.Tensor:
+    """V flat(X^I(Delta)) - V flat(X) = sum_{t in I} V_t Delta_t per group: A (T, m, k, d), Delta (T, R, m, d) ->
+    (T, R, k); one-token groups through :class:`_OneTokenProduct`."""
+    if A.shape[1] == 1 and delta.requires_grad:
+        return _OneTokenProduct.apply(A, delta)
+    return torch.einsum("gmkd,grmd->grk", A, delta)
+
+
 def group_blocks(blocks: RFBlocks, groups) -> torch.Tensor:
     """The blocks of each group's tokens (T, m, k, d); a view, not a copy, when the groups are the blocks in order."""
     idx = torch.as_tensor(groups, device=blocks.A.device)
@@ -130,7 +156,7 @@ def rf_perturbation(blocks: RFBlocks, groups, act: str, Vs=()):
         return h
 
     def features(delta):
-        return forward(blocks.z + torch.einsum("gmkd,grmd->grk", A, delta))
+        return forward(blocks.z + block_product(A, delta))
 
     return features, forward(blocks.z)
 
@@ -370,6 +396,12 @@ def _rf_draw(X: torch.Tensor, k: int, groups, gen: torch.Generator, depth: int, 
     return _RFDraw(blocks, [[where[i] for i in g] for g in groups], Vs)
 
 
+def _stacked_blocks(draws: list[_RFDraw]) -> torch.Tensor:
+    """The group blocks of S draws, draw after draw (S T, m, k, d); one draw's without a copy."""
+    blocks = [group_blocks(dr.blocks, dr.gidx) for dr in draws]
+    return blocks[0] if len(blocks) == 1 else torch.cat(blocks)
+
+
 def stacked_rf_probe(draws: list[_RFDraw], act: str):
     """The RF/DRF probe of S draws at once, the T groups of draw s being groups s T .. (s + 1) T - 1 of the
     ascent; layer l multiplies each draw's rows by its own V_l (one batched product over the draws). Returns
@@ -377,7 +409,7 @@ def stacked_rf_probe(draws: list[_RFDraw], act: str):
     f = ACTIVATIONS[act].torch_fn
     S, T = len(draws), len(draws[0].gidx)
     k = draws[0].blocks.z.shape[0]
-    A = torch.cat([group_blocks(dr.blocks, dr.gidx) for dr in draws])  # (S T, m, k, d)
+    A = _stacked_blocks(draws)  # (S T, m, k, d)
     z = torch.stack([dr.blocks.z for dr in draws])[:, None, :]  # (S, 1, k)
     bases = [rf_perturbation(dr.blocks, dr.gidx, act, dr.Vs)[1] for dr in draws]
     base = torch.stack(bases)[:, None, :]
@@ -385,7 +417,7 @@ def stacked_rf_probe(draws: list[_RFDraw], act: str):
 
     def probe(delta):  # (S T, R, m, d) -> (S T, R)
         R = delta.shape[1]
-        h = f(z + torch.einsum("gmkd,grmd->grk", A, delta).reshape(S, T * R, k))
+        h = f(z + block_product(A, delta).reshape(S, T * R, k))
         for Vt in layers:  # (S, k, k): V_l^T of each draw
             h = f(torch.bmm(h, Vt))
         return ((h - base) ** 2).sum(-1).reshape(S * T, R)
@@ -406,7 +438,7 @@ def rf_jacobians(draws: list[_RFDraw], act: str) -> torch.Tensor:
     draw s being rows s T .. (s + 1) T - 1): (S T, k, d). Forward-mode through the layers, one batched product
     per layer over the draws: P_1 = phi'(z) A_g, P_{l+1} = phi'(V_{l+1} h_l) V_{l+1} P_l. O(L k^2 T d) per draw."""
     S, T = len(draws), len(draws[0].gidx)
-    A = torch.cat([group_blocks(dr.blocks, dr.gidx) for dr in draws])  # (S T, m, k, d)
+    A = _stacked_blocks(draws)  # (S T, m, k, d)
     if A.shape[1] != 1:
         raise ValueError("rf_jacobians needs one-token groups")
     A = A[:, 0]
