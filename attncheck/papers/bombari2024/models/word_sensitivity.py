@@ -107,32 +107,6 @@ def ratio_at(probe, base_norm: float, delta: torch.Tensor) -> torch.Tensor:
 
 # ---- probes -------------------------------------------------------------------------------
 
-class _OneTokenProduct(torch.autograd.Function):
-    """sum_t A_t Delta_t for one-token groups, (T, 1, k, d) x (T, R, 1, d) -> (T, R, k), with the gradient
-    grad A_g read in A's stored layout: in half the time, the numbers of autograd's einsum backward (which reads A
-    transposed), laid out as it lays them out ((T, d, R) in memory), so that reductions over them round alike."""
-
-    @staticmethod
-    def forward(ctx, A, delta):
-        ctx.save_for_backward(A)
-        return torch.einsum("gmkd,grmd->grk", A, delta)
-
-    @staticmethod
-    def backward(ctx, grad):
-        A, = ctx.saved_tensors
-        T, m, k, d = A.shape
-        out = torch.empty((T, m, d, grad.shape[1]), dtype=grad.dtype, device=grad.device).permute(0, 3, 1, 2)
-        return None, out.copy_(torch.einsum("gmkd,grk->grmd", A, grad))
-
-
-def block_product(A: torch.Tensor, delta: torch.Tensor) -> torch.Tensor:
-    """V flat(X^I(Delta)) - V flat(X) = sum_{t in I} V_t Delta_t per group: A (T, m, k, d), Delta (T, R, m, d) ->
-    (T, R, k); one-token groups through :class:`_OneTokenProduct`."""
-    if A.shape[1] == 1 and delta.requires_grad:
-        return _OneTokenProduct.apply(A, delta)
-    return torch.einsum("gmkd,grmd->grk", A, delta)
-
-
 def group_blocks(blocks: RFBlocks, groups) -> torch.Tensor:
     """The blocks of each group's tokens (T, m, k, d); a view, not a copy, when the groups are the blocks in order."""
     idx = torch.as_tensor(groups, device=blocks.A.device)
@@ -156,7 +130,7 @@ def rf_perturbation(blocks: RFBlocks, groups, act: str, Vs=()):
         return h
 
     def features(delta):
-        return forward(blocks.z + block_product(A, delta))
+        return forward(blocks.z + torch.einsum("gmkd,grmd->grk", A, delta))
 
     return features, forward(blocks.z)
 
@@ -417,7 +391,7 @@ def stacked_rf_probe(draws: list[_RFDraw], act: str):
 
     def probe(delta):  # (S T, R, m, d) -> (S T, R)
         R = delta.shape[1]
-        h = f(z + block_product(A, delta).reshape(S, T * R, k))
+        h = f(z + torch.einsum("gmkd,grmd->grk", A, delta).reshape(S, T * R, k))
         for Vt in layers:  # (S, k, k): V_l^T of each draw
             h = f(torch.bmm(h, Vt))
         return ((h - base) ** 2).sum(-1).reshape(S * T, R)
