@@ -119,20 +119,14 @@ COVERING = Parameters({"x": (0.0, 1.0)}, case=lambda v: v["x"], covers="the doma
                       locate=lambda x: {"x": x})
 
 
-@claim("planted/certify-own/covering-false", kind="inequality", source="planted",
-       statement="(x - 1/3)^2 >= 2.5e-13 on [0, 1], declared covering: not certified, so the search runs",
-       domain=st.floats(0, 1), certify=COVERING, registry=PLANTED_CERTIFY)
-def covering_false(x, xp):
-    x = xp.asarray(x)
-    return ge((x - X0) ** 2, 2.5e-13, xp)
+claim("planted/certify-own/covering-false", kind="inequality", source="planted",
+      statement="(x - 1/3)^2 >= 2.5e-13 on [0, 1], declared covering: not certified, so the search runs",
+      domain=st.floats(0, 1), certify=COVERING, registry=PLANTED_CERTIFY)(bound_false.evaluate)
 
 
-@claim("planted/certify-own/covering-true-twin", kind="inequality", source="planted",
-       statement="(x - 1/3)^2 + 2.5e-13 >= 2.5e-13 / 2 on [0, 1], declared covering: certified, no case drawn",
-       domain=st.floats(0, 1), certify=COVERING, registry=PLANTED_CERTIFY)
-def covering_true(x, xp):
-    x = xp.asarray(x)
-    return ge((x - X0) ** 2 + 2.5e-13, 1.25e-13, xp)
+claim("planted/certify-own/covering-true-twin", kind="inequality", source="planted",
+      statement="(x - 1/3)^2 + 2.5e-13 >= 2.5e-13 / 2 on [0, 1], declared covering: certified, no case drawn",
+      domain=st.floats(0, 1), certify=COVERING, registry=PLANTED_CERTIFY)(bound_true.evaluate)
 
 
 @claim("planted/certify-own/covering-too-narrow", kind="inequality", source="planted",
