@@ -75,6 +75,14 @@ COVERS_D1 = ("every admissible (k, t) = (d - 2, n/(d - 2)) with n <= N_MAX, the 
              "the box of its structure, and the claims draw a and b within A_RANGE and B_RANGE")
 
 
+def _widths(n: int, k: int) -> tuple[int, int]:
+    """(k, t = n / k) of a dataset whose n is k blocks of t rows."""
+    t, rest = divmod(n, k)
+    if rest:
+        raise ValueError(f"n = {n} is not a multiple of the block count {k}")
+    return k, t
+
+
 def _structure(k: int, t: int) -> str:
     """The label of the STRUCTURES box of an integer (k, t)."""
     return next(name for name, k_class, same, _, _ in STRUCTURES
@@ -83,10 +91,7 @@ def _structure(k: int, t: int) -> str:
 
 def _locate_d1(p, a, a0=None) -> tuple[str, dict]:
     """(structure, box coordinates) of a Definition D.1 or Section E dataset ``p`` (n, d, b) with a = ``a``."""
-    k = p.d - 2
-    t, rest = divmod(p.n, k)
-    if rest:
-        raise ValueError(f"n = {p.n} is not a multiple of d - 2 = {k}")
+    k, t = _widths(p.n, p.d - 2)
     return _structure(k, t), dict(k=k, t=t, a=a, b=p.b, **({} if a0 is None else {"a0": a0}))
 
 
@@ -158,10 +163,7 @@ COVERS_F1 = ("every admissible (k, t) = (d - 1, n/(d - 1)) with n <= N_MAX, the 
 
 def _locate_f1(case) -> tuple[str, dict]:
     """(structure, box coordinates) of a Definition F.1 case."""
-    k = case.d - 1
-    t, rest = divmod(case.n, k)
-    if rest:
-        raise ValueError(f"n = {case.n} is not a multiple of d - 1 = {k}")
+    k, t = _widths(case.n, case.d - 1)
     name = next(name for name, k_range, t_range, _ in F_STRUCTURES
                 if (k >= 2 if k_range[0] == 2.0 else k == 1) and (t >= 2) == (t_range[0] == 2.0))
     pair = "j2 = j3" if case.j2 == case.j3 else "j2 != j3"
