@@ -10,6 +10,7 @@ the claims.
 """
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import time
@@ -17,6 +18,12 @@ import traceback
 from pathlib import Path
 
 INSTALL = "pip install -e '.[dask]' (or pip install 'dask[distributed]')"
+
+#: set by Dask's nannies in every worker they spawn (``distributed.nanny.pre-spawn-environ``). A fixed glibc trim
+#: threshold also fixes the mmap threshold at 128 KiB, so every large numpy temporary is mapped and unmapped afresh:
+#: 3.7 times the system time of the same claim in a plain process (deng2023/theorem-d.5/main, deep at scale 0.1:
+#: sys 11.2 s against 3.0 s). attncheck's local clusters spawn workers without it.
+MALLOC_TRIM = "MALLOC_TRIM_THRESHOLD_"
 
 
 class ClusterError(Exception):
@@ -37,7 +44,13 @@ def connect(spec: str):
             n = 0
         if n < 1:
             raise ClusterError(f"--scheduler local:N needs a worker count N >= 1, got {spec!r}")
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+        import dask
+
+        # a worker inherits this process's environment, which an earlier nanny may have set (it writes its
+        # pre-spawn environment into os.environ); kept out for the workers a nanny restarts later too
+        os.environ.pop(MALLOC_TRIM, None)
+        with dask.config.set({f"distributed.nanny.pre-spawn-environ.{MALLOC_TRIM}": None}):  # read by each Nanny
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
         return Client(cluster)
     if "://" not in spec:
         raise ClusterError(f"--scheduler takes tcp://HOST:PORT or local:N, got {spec!r}")
@@ -199,5 +212,17 @@ def gather_experiments(submitted: list, out_dir, progress=print) -> Path:
 
 
 def describe(client) -> str:
+    """The scheduler and its worker count, and a warning where workers run with a fixed malloc trim threshold."""
     workers = client.scheduler_info().get("workers", {})
-    return f"Dask scheduler {client.scheduler.address}, {len(workers)} workers"
+    line = f"Dask scheduler {client.scheduler.address}, {len(workers)} workers"
+    trimmed = trimming_workers(client)
+    if trimmed:
+        line += (f"; warning: {len(trimmed)} of them run with {MALLOC_TRIM} set (Dask's default for workers that a "
+                 f"nanny spawns), which multiplies the system time of large numpy temporaries; start them with "
+                 f"distributed.nanny.pre-spawn-environ.{MALLOC_TRIM}: null (docs/running.md)")
+    return line
+
+
+def trimming_workers(client) -> list[str]:
+    """The addresses of the workers whose environment sets :data:`MALLOC_TRIM`."""
+    return sorted(a for a, v in client.run(os.environ.get, MALLOC_TRIM).items() if v is not None)

@@ -275,3 +275,15 @@ def test_the_report_submits_its_experiments_before_its_claims(one_worker, tmp_pa
                      one_worker.scheduler_address, "--out", str(tmp_path / "rep")]) == 1  # two planted claims are false
     assert calls == ["experiments", "claims"]
     assert [e["id"] for e in json.loads((tmp_path / "rep" / "experiments.json").read_text())["experiments"]] == ["toy"]
+
+
+def test_local_clusters_spawn_workers_without_a_fixed_malloc_trim(one_worker):
+    """Dask's own LocalCluster sets MALLOC_TRIM_THRESHOLD_ in its workers, and describe() warns of it;
+    connect('local:N') spawns them without it, and describe() does not warn."""
+    with distributed.Client(one_worker) as client:
+        assert cluster.trimming_workers(client) and "warning" in cluster.describe(client)
+    client = cluster.connect("local:1")
+    try:
+        assert cluster.trimming_workers(client) == [] and "warning" not in cluster.describe(client)
+    finally:
+        cluster.close(client)
