@@ -1,4 +1,4 @@
-"""Command line: ``attncheck list | check ID | report | experiments | bench``."""
+"""Command line: ``attncheck list | check ID | report | diff OLD NEW | experiments | bench``."""
 from __future__ import annotations
 
 import argparse
@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from attncheck.core.profiles import PROFILES, get_profile
+from attncheck.report.diff import KINDS, REGRESSIONS
 from attncheck.run import staging
 from attncheck.run.options import parse_scale as _scale
 from attncheck.run.options import parse_seed as _seed
@@ -21,10 +22,13 @@ from attncheck.run.replay import REPO, default_properties
 # the engine, the loader and the report writer are imported by the commands that use them: `attncheck --help` and a
 # usage error load none of them
 
-#: exit statuses: 0 every claim holds, 1 a claim is refuted (or ERROR), 2 usage or input
-#: error (bad arguments, a claims file that does not load, an output that cannot be written),
-#: 130 interrupted
+#: exit statuses (:data:`EXIT_STATUS`): 0 nothing fails the run, 1 something does, 2 usage or input error (bad
+#: arguments, a claims file that does not load, an output that cannot be written), 130 interrupted
 USAGE, INTERRUPTED = 2, 130
+EXIT_STATUS = ("exit status: 0 no claim is REFUTED or ERROR (a registered erratum's stated claim is refuted as expected; "
+               "an INCONCLUSIVE claim passes unless --strict); 1 a claim is REFUTED or ERROR, an erratum's stated claim "
+               "is no longer refuted, an INCONCLUSIVE claim under --strict, or a regression against --baseline (diff: "
+               "a change of a --fail-on kind); 2 usage or input error; 130 interrupted")
 
 LOOKED_IN: list[Path] = []  # where the claims were loaded from (for "no claim" messages)
 
@@ -60,27 +64,61 @@ def _looked_in() -> str:
 
 
 def cmd_list(args) -> int:
+    from attncheck.report import labels
     from attncheck.run import session
 
+    if not args.claims and not (Path.cwd() / "properties").is_dir():
+        print(f"no ./properties here: listing the package's own claims in {default_properties()}", flush=True)
     loaded = load(args.claims)
-    claims = [c for c in loaded if not args.paper or c.paper == args.paper]
+    claims = sorted((c for c in loaded if not args.paper or c.paper == args.paper), key=lambda c: labels.natural_key(c.id))
     if not claims:
         papers = sorted({c.paper for c in loaded})
         fail(f"no claims{f' of paper {args.paper!r}' if args.paper else ''} in {_looked_in()}"
              + (f"; papers there: {', '.join(papers)}" if papers else ""))
+    verdicts, source = _report_verdicts(args.report)
+    if source:
+        print(f"verdicts from {source}", flush=True)
     w = max(len(c.id) for c in claims)
+    v = max([len("verdict")] + [len(x) for x in verdicts.values()])
+    print(f"{'claim':<{w}}  {'kind':<13}  {'verdict':<{v}}  erratum  source")
     for c in claims:
-        print(f"{c.id:<{w}}  {c.kind.value:<13}  {c.source}")
-    print(f"{len(claims)} claims")
+        mark = "erratum" if c.erratum is not None else ""
+        print(f"{c.id:<{w}}  {c.kind.value:<13}  {verdicts.get(c.id, '-'):<{v}}  {mark:<7}  {c.source}")
+    print(f"{len(claims)} claims; {sum(c.erratum is not None for c in claims)} with a registered erratum"
+          + ("" if source else "; no report to take verdicts from (attncheck report writes one)"))
     for key, info in session.papers_of({"paper": c.paper} for c in claims).items():
         n = sum(c.paper == key for c in claims)
         print(f"  {key}: {n} claims; {info['title']}" + (f" (arXiv {info['arxiv']})" if info["arxiv"] else ""))
     return 0
 
 
+def _report_verdicts(path: str | None) -> tuple[dict[str, str], str | None]:
+    """{claim id: verdict label} of a report's results.json: the one named, else ./reports' or the package's committed
+    one; ({}, None) when there is none. A file named but unreadable is an input error."""
+    from attncheck.report import diff, labels
+    from attncheck.run import schedule
+
+    candidates = [Path(path)] if path else [schedule.committed(Path.cwd()), schedule.committed(REPO)]
+    for f in candidates:
+        if f.is_file() or path:
+            try:
+                doc = diff.load(f)
+            except diff.DiffError as e:
+                fail(str(e))
+            profile = (doc.get("seeds") or {}).get("profile", "?")
+            return {r["id"]: labels.verdict_label(r).split(" [")[0] for r in doc["claims"]}, \
+                f"{f} (profile {profile}, generated {doc.get('generated', '?')})"
+    return {}, None
+
+
 def _progress(claim, pt) -> None:
-    where = f"n = {pt.point}" if pt.point is not None else "domain"
-    state = "refuted" if pt.refuted else "ok"
+    from attncheck.report.labels import point_text
+
+    where = point_text(pt.point) if pt.point is not None else "domain"
+    if pt.refuted:  # not yet a verdict: an eventual claim may fail below the n it holds from, a witness cannot refute
+        state = "a case fails" + (" (an eventual claim is judged at the end of its path)" if claim.eventually else "")
+    else:
+        state = "no case fails"
     draws = f", {pt.samples} draws" if pt.samples else ""
     print(f"  {claim.id}: {where}: {pt.cases} cases{draws}: {state}", flush=True)
 
@@ -103,25 +141,50 @@ def cmd_check(args) -> int:
     n_random = session.n_random(loaded.values())
     print(f"checking {c.id} ({c.kind.value}), profile {args.profile}, seed {seed}", flush=True)
     rec = session.run_claim(c, get_profile(args.profile, args.scale), seed, n_random, progress=_progress)
+    falsifying = _falsifying(c, rec)
+    if falsifying:
+        print(falsifying)
     print(f"{labels.verdict_label(rec)}: {labels.key_evidence(rec)}")
     print(labels.detail(rec))
     if args.json:
         Path(args.json).write_text(json.dumps(rec, indent=1) + "\n")
-    return 1 if session.failure_text(rec) else 0
+    why = session.failure_text(rec, strict=args.strict)
+    if why:
+        print(f"attncheck: exit status 1: {why.splitlines()[0]}", file=sys.stderr)
+    return 1 if why else 0
+
+
+def _falsifying(claim, rec: dict) -> str | None:
+    """The counterexample in the evaluator's argument form, as Hypothesis prints a falsifying example:
+    "Falsifying case: coin(p=0.1)" (at its path point, where the claim has a path)."""
+    import inspect
+
+    from attncheck.report.labels import point_text
+
+    cx = rec["evidence"].get("counterexample") or {}
+    if "case" not in cx:
+        return None
+    params = list(inspect.signature(claim.evaluate).parameters)
+    where = f" at {point_text(cx['point'])}" if cx.get("point") is not None else ""
+    return f"Falsifying case: {claim.evaluate.__name__}({params[0]}={cx['case']}){where}" if params else None
 
 
 def _pytest_cmd(profile: str, out: str, workers: str, claims: list[str] | None, seed: int,
-                scale: float, order_from: str) -> list[str]:
+                scale: float, order_from: str, strict: bool) -> list[str]:
+    """The pytest run of `attncheck report`: quiet, without xdist's own status lines (the progress lines say how far
+    the run is), into the staging folder ``out``."""
     targets = claims or [str(default_properties())]
     return [sys.executable, "-m", "pytest", "-n", workers, "--dist", "worksteal", *targets, "-q",
-            "-p", "no:cacheprovider",
+            "-p", "no:cacheprovider", "-p", "no:terminaldistreporter",
             f"--attncheck-profile={profile}", f"--attncheck-seed={seed}", f"--attncheck-scale={scale}",
-            f"--attncheck-report={out}", "--attncheck-staged", f"--attncheck-order-from={order_from}"]
+            f"--attncheck-report={out}", "--attncheck-staged", f"--attncheck-order-from={order_from}",
+            *(["--attncheck-strict"] if strict else [])]
 
 
 def cmd_report(args) -> int:
     t0 = time.perf_counter()
     _targets(args.claims)  # a missing claims file fails before a cluster starts
+    baseline, fail_on = _baseline(args)  # read before the run, which may replace it
     client = _dask_client(args.scheduler) if args.scheduler else None  # fails here, before any work
     try:
         stage = staging.Staging(args.out, replace=args.replace)
@@ -166,6 +229,43 @@ def cmd_report(args) -> int:
 
             cluster.close(client)
     print(f"attncheck: {line} ({time.perf_counter() - t0:.0f} s)")
+    if baseline is not None:
+        rc = max(rc, _print_diff(baseline, doc, fail_on, (args.baseline, str(Path(where) / "results.json"))))
+    return rc
+
+
+def _baseline(args) -> tuple[dict | None, tuple[str, ...]]:
+    """The --baseline document (None without one) and the --fail-on policy, checked before any work (exit 2)."""
+    from attncheck.report import diff
+
+    try:
+        return (diff.load(args.baseline) if args.baseline else None), diff.policy(args.fail_on)
+    except diff.DiffError as e:
+        fail(str(e))
+
+
+def _print_diff(old: dict, new: dict, fail_on: tuple[str, ...], names: tuple[str, str]) -> int:
+    """Print the changes from ``old`` to ``new``; 1 when one of them is a regression under ``fail_on``."""
+    from attncheck.report import diff
+
+    found = diff.changes(old, new)
+    print("\n".join(diff.lines(old, new, found, fail_on, names)), flush=True)
+    return 1 if diff.regressions(found, fail_on) else 0
+
+
+def cmd_diff(args) -> int:
+    from attncheck.report import diff
+
+    try:
+        fail_on = diff.policy(args.fail_on)
+        old, new = diff.load(args.old), diff.load(args.new)
+        if args.json:
+            staging.check_writable_file(args.json)
+    except (diff.DiffError, staging.OutputError) as e:
+        fail(str(e))
+    rc = _print_diff(old, new, fail_on, (args.old, args.new))
+    if args.json:
+        Path(args.json).write_text(json.dumps(diff.to_json(diff.changes(old, new), fail_on), indent=1) + "\n")
     return rc
 
 
@@ -178,8 +278,10 @@ def _report_xdist(args, stage) -> tuple[int, dict]:
     for seed in seeds:
         path = stage.path if seed == args.seed else Path(tempfile.mkdtemp(prefix=f".seed-{seed}-", dir=stage.path))
         cmd = _pytest_cmd(args.profile, str(path), args.workers, args.claims, seed, args.scale,
-                          str(Path(args.out) / "results.json"))
-        print("running:", " ".join(cmd), flush=True)
+                          str(Path(args.out) / "results.json"), args.strict)
+        where = " ".join(args.claims) if args.claims else str(default_properties())
+        print(f"running the claims of {where} with pytest-xdist (-n {args.workers}), profile {args.profile}, "
+              f"seed {seed}" + (f", budgets x{args.scale:g}" if args.scale != 1.0 else ""), flush=True)
         r = subprocess.call(cmd)
         run_file = path / "RUN"
         if r not in (0, 1) or not run_file.is_file():
@@ -234,7 +336,7 @@ def _report_dask(client, args, stage) -> tuple[int, dict]:
     claims = session.longest_first(claims, Path(args.out) / "results.json", schedule.committed())
     got = cluster.run_claims(client, claims, get_profile(args.profile, args.scale), seeds, n_random,
                              progress=lambda m: print(m, flush=True))
-    failed = any(session.failure_text(r) for r in got.values())
+    failed = any(session.failure_text(r, strict=args.strict) for r in got.values())
     master = sorted((got[(args.seed, c.id)] for c in claims), key=lambda r: labels.natural_key(r["id"]))
     print("\n".join(labels.table(master)))
     status = staging.Status(True)
@@ -297,8 +399,7 @@ def cmd_bench(args) -> int:
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="attncheck", description="verify the claims of attention-theory papers",
-                                epilog="exit status: 0 every claim holds, 1 a claim is REFUTED or ERROR, "
-                                       "2 usage or input error, 130 interrupted")
+                                epilog=EXIT_STATUS)
     p.add_argument("--version", action="version", version=f"attncheck {_version()}")
     sub = p.add_subparsers(dest="cmd", required=True)
 
@@ -306,15 +407,19 @@ def parser() -> argparse.ArgumentParser:
         if claims:
             sp.add_argument("--claims", nargs="*", default=None,
                             help="claim files or folders (default: ./properties)")
-        sp.add_argument("--profile", choices=sorted(PROFILES), default="quick")
+        sp.add_argument("--profile", choices=sorted(PROFILES), default="quick",
+                        help="budget profile (default quick; the committed reports/ is deep)")
         sp.add_argument("--seed", type=_seed, default=0, help="master seed >= 0 (default 0)")
         if claims:
             sp.add_argument("--scale", type=_scale, default=1.0,
                             help="multiply every search budget by this factor (default 1)")
 
-    sp = sub.add_parser("list", help="list the registered claims")
-    sp.add_argument("--claims", nargs="*", default=None)
+    sp = sub.add_parser("list", help="list the claims with their verdicts in a report, errata marked")
+    sp.add_argument("--claims", nargs="*", default=None, help="claim files or folders (default: ./properties)")
     sp.add_argument("--paper", default=None, help="only this paper key, e.g. deng2023")
+    sp.add_argument("--report", default=None, metavar="RESULTS",
+                    help="the results.json to take verdicts from (default: ./reports/results.json, else the "
+                         "package's committed report)")
     sp.set_defaults(func=cmd_list)
 
     sp = sub.add_parser("check", help="check one claim and print its verdict and evidence")
@@ -322,12 +427,22 @@ def parser() -> argparse.ArgumentParser:
     common(sp)
     sp.add_argument("--fresh", action="store_true", help="fresh random seed (printed)")
     sp.add_argument("--json", default=None, help="also write the record to this file")
+    sp.add_argument("--strict", action="store_true", help="exit 1 when the claim is INCONCLUSIVE")
     sp.set_defaults(func=cmd_check)
 
-    sp = sub.add_parser("report", help="run every claim and the experiments; write reports/")
+    sp = sub.add_parser("report", help="run every claim and the experiments; write a report",
+                        epilog=EXIT_STATUS)
     common(sp)
-    sp.set_defaults(profile="deep")
-    sp.add_argument("--out", default="reports")
+    sp.add_argument("--out", default="reports",
+                    help="the report folder (default reports; a quick run does not replace a deep report there "
+                         "without --replace)")
+    sp.add_argument("--strict", action="store_true", help="an INCONCLUSIVE claim fails the run (exit 1)")
+    sp.add_argument("--baseline", default=None, metavar="RESULTS",
+                    help="an earlier results.json (e.g. reports/results.json): print what changed, claim by claim, "
+                         "and exit 1 on a regression (see --fail-on)")
+    sp.add_argument("--fail-on", default=",".join(REGRESSIONS), metavar="KINDS",
+                    help=f"with --baseline: the kinds of change that fail the run (default {','.join(REGRESSIONS)}; "
+                         f"all kinds: {', '.join(KINDS)}; or none, or all)")
     sp.add_argument("-n", "--workers", default="auto", help="pytest-xdist workers (default auto)")
     sp.add_argument("--skip-experiments", action="store_true", help="keep the experiments of the report in --out")
     sp.add_argument("--replace", action="store_true",
@@ -339,6 +454,17 @@ def parser() -> argparse.ArgumentParser:
                     help="run every claim under K master seeds (--seed, --seed + 1, ...); the report gives each "
                          "claim's share of seeds per verdict and flags verdicts that flip (default 1)")
     sp.set_defaults(func=cmd_report)
+
+    sp = sub.add_parser("diff", help="what changed between two results.json files, claim by claim; exit 1 on a "
+                                     "regression", epilog=EXIT_STATUS,
+                        description="Compares the claims of OLD and NEW: verdict, its strength, certification and "
+                                    "worst case. Kinds of change: " + "; ".join(f"{k}: {v}" for k, v in KINDS.items()))
+    sp.add_argument("old", metavar="OLD")
+    sp.add_argument("new", metavar="NEW")
+    sp.add_argument("--fail-on", default=",".join(REGRESSIONS), metavar="KINDS",
+                    help=f"the kinds of change that exit 1 (default {','.join(REGRESSIONS)}; or none, or all)")
+    sp.add_argument("--json", default=None, metavar="FILE", help="also write the changes to this file")
+    sp.set_defaults(func=cmd_diff)
 
     sp = sub.add_parser("experiments", help="reproduce the papers' numerical experiments", add_help=False,
                         formatter_class=argparse.RawDescriptionHelpFormatter)

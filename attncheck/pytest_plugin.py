@@ -46,8 +46,11 @@ def pytest_addoption(parser):
     g.addoption("--attncheck-order-from", metavar="RESULTS", default=None,
                 help="an earlier results.json whose claim times order the run, longest first (default: the "
                      "report DIR's, else reports/results.json under the rootdir)")
+    g.addoption("--attncheck-strict", action="store_true",
+                help="an INCONCLUSIVE claim fails the run (by default it passes, shown as I / INCONCLUSIVE)")
     g.addoption("--attncheck-progress", choices=("auto", "on", "off"), default="auto",
-                help="progress bar (claims done/total, current claim, elapsed, ETA); auto: on a terminal")
+                help="progress (claims done/total, elapsed, ETA, the claims running): a bar on a terminal, else a "
+                     "line at every tenth of the run and once a minute; on is the same as auto; off: none")
     # internal: DIR is a staging directory owned by `attncheck report` (written into, never moved)
     g.addoption("--attncheck-staged", action="store_true", help=argparse.SUPPRESS)
 
@@ -96,7 +99,7 @@ class _Staged:
 
     def commit(self, status, ids):
         self.path.joinpath("RUN").write_text(json.dumps(status.to_json()) + "\n")
-        return self.path, f"claims written to {self.path}"
+        return self.path, f"{len(ids)} claim records written"  # the staging path stays out of what a user reads
 
     def abandon(self):
         pass
@@ -154,7 +157,7 @@ class ClaimItem(pytest.Item):
             from attncheck.report import figures
 
             figures.claim_figure(rec, self.config.attncheck_figures)
-        text = run_session.failure_text(rec)
+        text = run_session.failure_text(rec, strict=self.config.getoption("attncheck_strict"))
         if text:
             raise ClaimFailed(text)
         if rec["verdict"] == Verdict.ERRATUM.value:
@@ -167,6 +170,14 @@ class ClaimItem(pytest.Item):
 
     def reportinfo(self):
         return self.path, None, f"claim {self.claim.id}"
+
+
+def _verdict(report) -> str | None:
+    """The verdict in a claim item's report (None for other tests)."""
+    for key, value in report.user_properties:
+        if key == _KEY:
+            return json.loads(value)["verdict"]
+    return None
 
 
 class _Controller:
@@ -214,8 +225,13 @@ class _Controller:
             self.progress.started(_CLAIM_NODEID.search(nodeid).group(1))
 
     def pytest_report_teststatus(self, report, config):
-        # the progress bar stands in for the dots of claim items (failures are still listed)
-        if self.progress and _CLAIM_NODEID.search(report.nodeid) and report.when == "call" and not report.failed:
+        """An INCONCLUSIVE claim that passes is counted apart ("inconclusive", I), not as a pass; the progress bar
+        stands in for the dots of claim items (failures are still listed)."""
+        if not (_CLAIM_NODEID.search(report.nodeid) and report.when == "call" and not report.failed):
+            return None
+        if _verdict(report) == Verdict.INCONCLUSIVE.value:
+            return "inconclusive", "" if self.progress else "I", "INCONCLUSIVE"
+        if self.progress:
             return report.outcome if not hasattr(report, "wasxfail") else "xfailed", "", ""
         return None
 
@@ -300,6 +316,12 @@ class _Controller:
                       f"{len(self.records)} claims, {time.perf_counter() - self.t0:.0f} s")
         for line in labels.table(sorted(self.records.values(), key=lambda r: labels.natural_key(r["id"]))):
             tr.write_line(line)
+        undecided = sorted((r["id"] for r in self.records.values() if r["verdict"] == Verdict.INCONCLUSIVE.value),
+                           key=labels.natural_key)
+        if undecided:
+            how = "they fail this run (--attncheck-strict)" if opt("attncheck_strict") else \
+                "they pass, undecided; --attncheck-strict fails them"
+            tr.write_line(f"INCONCLUSIVE ({how}): {', '.join(undecided)}")
         if self.duplicates:
             tr.write_line(f"WARNING: results received twice for {sorted(set(self.duplicates))}")
         for line in self.lines:

@@ -92,11 +92,20 @@ def by_paper(records: list[dict]) -> OrderedDict[str, list[dict]]:
         out.setdefault(r["paper"], []).append(r)
     return out
 
+#: a label's number: 4.1, d.4, c.3, a (letters name appendices, upper case in the paper)
+_NUMBER = re.compile(r"[a-z]?\d*(\.\d+)*")
+
+
 def label_title(label: str) -> str:
-    """lemma-d.4 -> Lemma D.4; eq-6.9 -> Eq. 6.9."""
+    """lemma-d.4 -> Lemma D.4; eq-6.9 -> Eq. 6.9; theorem-main -> Main theorem; a label whose tail is a word keeps it
+    as written (softmax-max -> Softmax max)."""
     head, _, num = label.partition("-")
+    if num == "main":
+        return f"Main {head}"
     head = {"eq": "Eq."}.get(head, head.capitalize())
-    return f"{head} {num.upper()}" if num else head
+    if not num:
+        return head
+    return f"{head} {num.upper() if _NUMBER.fullmatch(num) else num}"
 
 def claim_title(rec: dict) -> str:
     """Theorem 1.1 (part main omitted), Theorem 6.2 part-1-corrected."""
@@ -130,9 +139,10 @@ def sections(records: list[dict]) -> OrderedDict[str, OrderedDict[str, list[dict
     return out
 
 def is_main_theorem(rec: dict) -> bool:
-    """A theorem of the main text (numbered without an appendix letter: theorem-1.1, theorem-2)."""
+    """A theorem of the main text (numbered without an appendix letter: theorem-1.1, theorem-2; or the paper's
+    unnumbered main theorem, theorem-main)."""
     head, _, num = rec["label"].partition("-")
-    return head == "theorem" and bool(re.fullmatch(r"\d+(\.\d+)*", num))
+    return head == "theorem" and (num == "main" or bool(re.fullmatch(r"\d+(\.\d+)*", num)))
 
 def errata_families(records: list[dict]) -> OrderedDict[str, dict]:
     """Errata rolled up by lemma: label -> {"parts": [records], "notes": [(note, [part ids])]}.

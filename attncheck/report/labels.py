@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from attncheck.core.claims import Verdict
+from attncheck.report.plain import plain
 
 VERDICTS = tuple(v.value for v in Verdict)
 
@@ -53,6 +54,23 @@ def _in_tail(point, series: list) -> bool:
     return True
 
 
+def point_text(point) -> str:
+    """A path point as a reader writes it: "n = 1e+05", "beta = 0.25, n = 1e+18", or "(32768, 280)" for a point whose
+    coordinates the record does not name."""
+    if isinstance(point, dict):
+        return ", ".join(f"{k} = {_fmt(v)}" for k, v in point.items())
+    if isinstance(point, (list, tuple)):
+        return "(" + ", ".join(_fmt(v) for v in point) + ")"
+    return f"n = {_fmt(point)}"
+
+
+def path_end(point) -> str:
+    """Where a path ends: "n <= 1e+05", "path to beta = 1, n = 1e+18", "path to (32768, 280)"."""
+    if isinstance(point, (dict, list, tuple)):
+        return f"path to {point_text(point)}"
+    return f"n <= {_fmt(point)}"
+
+
 def _first(point):
     return point[0] if isinstance(point, (list, tuple)) else point
 
@@ -71,7 +89,7 @@ def key_evidence(rec: dict) -> str:
             parts.append(f"tail growth n^{_fmt(ev['growth_exponent'])} [{_fmt(lo)}, {_fmt(hi)}]")
         if "limit" in ev:
             parts.append(f"limit {_fmt(ev['limit'])} ± {_fmt(ev['limit_se'])}")
-        parts.append(f"n <= {_fmt(path[-1]['point'])}")
+        parts.append(path_end(path[-1]['point']))
     elif kind == "probabilistic":
         # eventually-claims: the evidence is the tail of the path
         if path and "holds_from" in ev and ev["holds_from"] in [p["point"] for p in path]:
@@ -87,21 +105,21 @@ def key_evidence(rec: dict) -> str:
             parts.append(f"{word} {_fmt(worst['pass_rate'])} vs claimed {_fmt(worst['claimed'])} "
                          f"(95% CI [{_fmt(lo)}, {_fmt(hi)}]; multiplicity-adjusted [{_fmt(alo)}, {_fmt(ahi)}])")
         if path:
-            parts.append(f"n <= {_fmt(path[-1]['point'])}")
+            parts.append(path_end(path[-1]['point']))
     elif kind == "expectation":
         worsts = [p["worst"] for p in path if p.get("worst")] if path else [ev.get("worst")]
         if worsts and worsts[0]:
             parts.append(expectation_line(min(worsts, key=lambda w: w["score"]), rec.get("relation")))
         if path:
-            parts.append(f"n <= {_fmt(path[-1]['point'])}")
+            parts.append(path_end(path[-1]['point']))
     else:
         worsts = [p["worst"] for p in path if p.get("worst")] if path else [ev.get("worst")]
         if worsts and worsts[0]:
             parts.append(f"min rel. slack {_fmt(min(w['relative_slack'] for w in worsts))}")
         if path:
-            parts.append(f"n <= {_fmt(path[-1]['point'])}")
+            parts.append(path_end(path[-1]['point']))
     if "holds_from" in ev:
-        parts.append(f"holds from n = {_fmt(ev['holds_from'])} (refuted below)")
+        parts.append(f"holds from {point_text(ev['holds_from'])} (refuted below)")
     parts.append(f"{ev.get('cases', 0)} cases")
     if ev.get("certification"):
         parts.append(certification_line(ev["certification"]))
@@ -147,17 +165,20 @@ def unchecked_line(part: dict) -> str:
 def detail(rec: dict) -> str:
     """Multi-line explanation of a verdict: statement, erratum, counterexample, reading, replay."""
     ev = rec["evidence"]
-    lines = [f"  statement: {rec['statement']}", f"  evidence: {key_evidence(rec)}"]
+    lines = [f"  statement: {plain(rec['statement'])}", f"  evidence: {key_evidence(rec)}"]
     if "reason" in ev:
         lines.append(f"  reason: {ev['reason']}")
     if rec.get("erratum"):
         e = rec["erratum"]
         lines += [f"  erratum: {e['note']}", f"  corrected claim: {e['corrected_id']}"
-                  + (f": {e['corrected_statement']}" if e.get("corrected_statement") else "")]
+                  + (f": {plain(e['corrected_statement'])}" if e.get("corrected_statement") else "")]
     cx = ev.get("counterexample")
     if cx:
         lines.append("  counterexample (minimal where shrinking applies):")
         lines += [f"    {k}: {v}" for k, v in cx.items() if v is not None]
+    worst = tightest(rec)
+    if worst is not None and rec["verdict"] in ("HOLDS", "CERTIFIED", "INCONCLUSIVE") and not cx:
+        lines.append(f"  worst case ({worst.get('found_by', 'search')}): {worst['case']}")
     if ev.get("failing_case"):
         lines.append(f"  failing case ({ev['failing_case'].get('found_by', '?')}): {ev['failing_case']['case']}")
     if "traceback" in ev:
@@ -171,6 +192,20 @@ def detail(rec: dict) -> str:
     lines += [f"  unchecked: {unchecked_line(u)}" for u in reading["unchecked"]]
     lines.append(f"  replay: {ev.get('replay')}")
     return "\n".join(lines)
+
+
+#: how the worst case of a record's kind is picked among its path points' worst cases
+_TIGHTEST = {"asymptotic": ("implied_constant", max), "probabilistic": ("gap", min), "expectation": ("score", min)}
+
+
+def tightest(rec: dict) -> dict | None:
+    """The worst case over the record's path (or its one worst), as found: the smallest relative slack, pass-rate
+    gap or mean score, or the largest implied constant; None where no worst case names its inputs."""
+    ev = rec["evidence"]
+    worsts = [p["worst"] for p in ev.get("path") or [] if isinstance(p.get("worst"), dict)] or [ev.get("worst")]
+    key, pick = _TIGHTEST.get(rec["kind"], ("relative_slack", min))
+    worsts = [w for w in worsts if isinstance(w, dict) and "case" in w and isinstance(w.get(key), (int, float))]
+    return pick(worsts, key=lambda w: w[key]) if worsts else None
 
 
 def table(records: list[dict]) -> list[str]:

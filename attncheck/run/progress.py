@@ -1,7 +1,8 @@
 """Progress of a long run on the terminal: claims done/total, current claim, elapsed, ETA (tqdm).
 
 It writes through pytest's terminal reporter (the only stream pytest never captures): a
-tqdm bar on a terminal, a plain line at every tenth of the run elsewhere (CI logs).
+tqdm bar on a terminal; elsewhere (CI logs) a plain line at every tenth of the run and, when a claim starts or
+ends, whenever the last line is a minute old, naming the claims running.
 """
 from __future__ import annotations
 
@@ -22,13 +23,18 @@ class _Terminal:
 
 
 class Progress:
-    def __init__(self, total: int, terminal):
+    #: seconds after which a plain line is due at the next claim that starts or ends (off a terminal)
+    EVERY = 60.0
+
+    def __init__(self, total: int, terminal, every: float = EVERY):
         self.total, self.done = total, 0
+        self.every = every
         self.terminal = terminal
         self.running: list[str] = []
         self.t0 = time.perf_counter()
         self.bar = None
         self.next_line = 0.1
+        self.last_line = self.t0
         if terminal.isatty:
             from tqdm import tqdm
 
@@ -38,15 +44,16 @@ class Progress:
 
     @staticmethod
     def wanted(mode: str, terminal) -> bool:
-        """"on", or "auto" on a terminal; never without pytest's terminal reporter."""
-        if terminal is None or mode == "off":
-            return False
-        return mode == "on" or terminal.isatty
+        """"on" or "auto" (a bar on a terminal, lines elsewhere); never "off" or without pytest's terminal
+        reporter."""
+        return terminal is not None and mode != "off"
 
     def started(self, claim_id: str) -> None:
         self.running.append(claim_id)
         if self.bar is not None:
             self.bar.set_postfix_str(claim_id, refresh=True)
+        elif time.perf_counter() - self.last_line >= self.every:
+            self._write_line()
 
     def finished(self, claim_id: str) -> None:
         if claim_id in self.running:
@@ -55,16 +62,22 @@ class Progress:
         if self.bar is not None:
             self.bar.set_postfix_str(self.running[-1] if self.running else "", refresh=False)
             self.bar.update(1)
-        elif self.done >= self.next_line * self.total or self.done == self.total:
+        elif (self.done >= self.next_line * self.total or self.done == self.total
+              or time.perf_counter() - self.last_line >= self.every):
             self.next_line = (int(10 * self.done / self.total) + 1) / 10
-            if getattr(getattr(self.terminal, "_tw", None), "width_of_current_line", 0):
-                self.terminal.write("\n")  # after a failure's "F" (pytest writes no newline after it)
-            self.terminal.write_line(self.line())
+            self._write_line()
+
+    def _write_line(self) -> None:
+        if getattr(getattr(self.terminal, "_tw", None), "width_of_current_line", 0):
+            self.terminal.write("\n")  # after a failure's "F" or a test's dot (pytest writes no newline after them)
+        self.terminal.write_line(self.line())
+        self.last_line = time.perf_counter()
 
     def line(self) -> str:
         elapsed = time.perf_counter() - self.t0
         eta = elapsed / self.done * (self.total - self.done) if self.done else float("nan")
-        current = f", running {self.running[-1]}" if self.running else ""
+        shown = self.running[:3] + ([f"{len(self.running) - 3} more"] if len(self.running) > 3 else [])
+        current = f", running {', '.join(shown)}" if self.running else ""
         return (f"attncheck: {self.done}/{self.total} claims, {_clock(elapsed)} elapsed, "
                 f"ETA {_clock(eta)}{current}")
 

@@ -20,15 +20,9 @@ def claims_file(claim) -> Path | None:
     return path.resolve() if name and path.is_file() else None
 
 
-def _shown(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
 def command(claim, profile: str, seed: int, scale: float = 1.0) -> str:
-    """``attncheck check ID ...``, with ``--claims FILE`` when the claim is not under ./properties."""
+    """``attncheck check ID ...``, with ``--claims /absolute/FILE`` when the claim is not under ./properties (the
+    command then replays from any directory)."""
     parts = ["attncheck", "check", claim.id, "--profile", profile]
     if scale != 1.0:
         parts += ["--scale", f"{scale:g}"]
@@ -36,5 +30,5 @@ def command(claim, profile: str, seed: int, scale: float = 1.0) -> str:
     f = claims_file(claim)
     defaults = {default_properties().resolve(), (REPO / "properties").resolve()}
     if f is not None and not defaults & set(f.parents):
-        parts += ["--claims", _shown(f)]
+        parts += ["--claims", str(f)]
     return " ".join(shlex.quote(p) for p in parts)

@@ -45,9 +45,9 @@ def papers_of(records) -> dict:
             for key in sorted({r["paper"] for r in records})}
 
 
-def failure_text(rec: dict) -> str | None:
+def failure_text(rec: dict, strict: bool = False) -> str | None:
     """Why this record fails the run (REFUTED/ERROR without an erratum, or an erratum that no longer
-    reproduces: the expected failure is strict), or None if it does not."""
+    reproduces: the expected failure is strict; with ``strict``, INCONCLUSIVE too), or None if it does not."""
     verdict, erratum = rec["verdict"], rec["erratum"]
     if erratum is not None:
         if verdict == Verdict.ERRATUM.value:
@@ -56,6 +56,8 @@ def failure_text(rec: dict) -> str | None:
                 f"(verdict {verdict}); the expected failure is strict\n{labels.detail(rec)}")
     if verdict in (Verdict.REFUTED.value, Verdict.ERROR.value):
         return f"{rec['id']}: {verdict}\n{labels.detail(rec)}"
+    if strict and verdict == Verdict.INCONCLUSIVE.value:
+        return f"{rec['id']}: INCONCLUSIVE, which fails a strict run (the claim was not decided)\n{labels.detail(rec)}"
     return None
 
 

@@ -114,9 +114,9 @@ def test_replay_command_of_a_user_file_replays_it(tmp_path):
     first = _cli("check", "mine/fact-1/false", "--claims", str(f), "--json", str(tmp_path / "r.json"), cwd=tmp_path)
     rec = json.loads((tmp_path / "r.json").read_text())
     replay = rec["evidence"]["replay"]
-    assert replay == "attncheck check mine/fact-1/false --profile quick --seed 0 --claims my_claims.py"
+    assert replay == f"attncheck check mine/fact-1/false --profile quick --seed 0 --claims {f.resolve()}"
     again = subprocess.run(replay.replace("attncheck", f"{sys.executable} -m attncheck", 1), shell=True,
-                           capture_output=True, text=True, cwd=tmp_path, timeout=600)
+                           capture_output=True, text=True, cwd=tmp_path.parent, timeout=600)  # from elsewhere
     assert again.returncode == 1 and again.stdout.splitlines()[1:] == first.stdout.splitlines()[1:]
     missing = _cli("check", "mine/fact-1/false", cwd=tmp_path)
     assert missing.returncode == 2 and "pass --claims FILE" in missing.stderr and "properties" in missing.stderr
