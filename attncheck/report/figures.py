@@ -26,6 +26,22 @@ def _n(point) -> float:
     return float(point)
 
 
+def series(path: list[dict]) -> list[tuple[str, list[dict]]]:
+    """The path split into one series per value of its other parameters ("beta = 0.2", "L = 4"), in path order; one
+    unnamed series for a path in n alone (or in unnamed coordinates)."""
+    out: dict[str, list[dict]] = {}
+    for p in path:
+        pt = p["point"]
+        name = ", ".join(f"{k} = {v:g}" if isinstance(v, (int, float)) else f"{k} = {v}"
+                         for k, v in pt.items() if k != "n") if isinstance(pt, dict) else ""
+        out.setdefault(name, []).append(p)
+    return list(out.items())
+
+
+def _label(base: str, name: str) -> str:
+    return f"{base}, {name}" if name else base
+
+
 def symlog_ticks(values: list[float], linthresh: float, per_side: int = 4) -> list[float]:
     """At most ``per_side`` decades on each side of zero (and zero), spread over the data.
 
@@ -44,49 +60,66 @@ def symlog_ticks(values: list[float], linthresh: float, per_side: int = 4) -> li
 
 
 def _deterministic(ax, r: dict, path: list[dict]) -> None:
-    n = [_n(p["point"]) for p in path]
+    """Slacks all positive: a log axis, which shows them wherever they lie; else a symlog axis around 0, with
+    margins so that no point sits on the frame."""
     slack = [p["worst"]["relative_slack"] for p in path]
-    linthresh = 1e-12
-    ax.plot(n, slack, "o-", label="smallest relative slack")
-    ax.axhline(0.0, color="k", lw=1, ls="--")
+    for name, part in series(path):
+        ax.plot([_n(p["point"]) for p in part], [p["worst"]["relative_slack"] for p in part], "o-",
+                label=_label("smallest relative slack", name))
     ax.set_xscale("log")
-    ax.set_yscale("symlog", linthresh=linthresh)
-    from matplotlib.ticker import FixedLocator, NullLocator
+    if min(slack) > 0:
+        ax.set_yscale("log")
+        ax.set_ylabel("relative slack (> 0 holds)")
+    else:
+        linthresh = 1e-12
+        ax.axhline(0.0, color="k", lw=1, ls="--")
+        ax.set_yscale("symlog", linthresh=linthresh)
+        from matplotlib.ticker import FixedLocator, NullLocator
 
-    ticks = symlog_ticks(slack, linthresh)
-    ax.yaxis.set_major_locator(FixedLocator(ticks))
-    ax.yaxis.set_minor_locator(NullLocator())
-    ax.set_yticklabels(["0" if t == 0 else f"{t:.0e}".replace("e+00", "").replace("e-0", "e-").replace("e+0", "e")
-                        for t in ticks], fontsize=7)
-    ax.set_ylabel("relative slack (>= 0 holds)")
+        ticks = symlog_ticks(slack, linthresh)
+        ax.yaxis.set_major_locator(FixedLocator(ticks))
+        ax.yaxis.set_minor_locator(NullLocator())
+        ax.set_yticklabels(["0" if t == 0 else f"{t:.0e}".replace("e+00", "").replace("e-0", "e-").replace("e+0", "e")
+                            for t in ticks], fontsize=7)
+        ax.margins(y=0.12)
+        ax.set_ylabel("relative slack (>= 0 holds)")
     bad = [(_n(p["point"]), p["worst"]["relative_slack"]) for p in path if p["refuted"]]
     if bad:
-        ax.plot(*zip(*bad, strict=False), "rx", ms=10, mew=2, label="refuted at this n")
+        ax.plot(*zip(*bad, strict=False), "rx", ms=10, mew=2, label="a case fails at this n")
 
 
 def _probabilistic(ax, path: list[dict]) -> None:
-    n = [_n(p["point"]) for p in path]
-    rate = [p["worst"]["pass_rate"] for p in path]
-    lo = [p["worst"]["pass_rate"] - p["worst"]["ci95"][0] for p in path]
-    hi = [p["worst"]["ci95"][1] - p["worst"]["pass_rate"] for p in path]
-    ax.errorbar(n, rate, yerr=[lo, hi], fmt="o-", capsize=3, label="min pass rate (95% CI)")
-    ax.plot(n, [p["worst"]["claimed"] for p in path], "k--", lw=1, label="claimed (worst case)")
+    """The worst pass rate with the interval the verdict used: multiplicity-adjusted (the suite's alpha), wider than
+    a plain 95% interval; the claimed level dashed, in each series' colour."""
+    several = len(series(path)) > 1
+    for name, part in series(path):
+        w = [p["worst"] for p in part]
+        n = [_n(p["point"]) for p in part]
+        bounds = [x.get("decision_bounds") or x["ci95"] for x in w]
+        lo = [x["pass_rate"] - b[0] for x, b in zip(w, bounds, strict=True)]
+        hi = [b[1] - x["pass_rate"] for x, b in zip(w, bounds, strict=True)]
+        bars = ax.errorbar(n, [x["pass_rate"] for x in w], yerr=[lo, hi], fmt="o-", capsize=3,
+                           label=name or "worst pass rate")
+        ax.plot(n, [x["claimed"] for x in w], "--", lw=1, color=bars[0].get_color() if several else "k",
+                label=None if several else "claimed")
     ax.set_xscale("log")
-    ax.set_ylabel("pass rate")
+    ax.set_ylabel("worst pass rate\n(bars: the verdict's adjusted interval)" + ("; dashed: claimed" if several else ""),
+                  fontsize=8)
     bad = [(_n(p["point"]), p["worst"]["pass_rate"]) for p in path if p["refuted"]]
     if bad:
-        ax.plot(*zip(*bad, strict=False), "rx", ms=10, mew=2, label="refuted at this n")
+        ax.plot(*zip(*bad, strict=False), "rx", ms=10, mew=2, label="a case fails at this n")
 
 
 def _expectation(ax, path: list[dict]) -> None:
-    n = [_n(p["point"]) for p in path]
-    ax.plot(n, [p["worst"]["score"] for p in path], "o-", label="worst standardised margin (mean / se)")
+    for name, part in series(path):
+        ax.plot([_n(p["point"]) for p in part], [p["worst"]["score"] for p in part], "o-",
+                label=_label("worst standardised margin (mean / se)", name))
     ax.axhline(0.0, color="k", ls="--", lw=1, label="E = 0 (wrong side below)")
     ax.set_xscale("log")
     ax.set_ylabel("standardised margin")
     bad = [(_n(p["point"]), p["worst"]["score"]) for p in path if p["refuted"]]
     if bad:
-        ax.plot(*zip(*bad, strict=False), "rx", ms=10, mew=2, label="refuted at this n")
+        ax.plot(*zip(*bad, strict=False), "rx", ms=10, mew=2, label="a case fails at this n")
 
 
 def claim_figure(r: dict, out_dir) -> Path | None:
@@ -99,8 +132,9 @@ def claim_figure(r: dict, out_dir) -> Path | None:
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(5.5, 3.4))
     if r["kind"] == "asymptotic":
-        ax.loglog([_n(p["point"]) for p in path], [p["worst"]["implied_constant"] for p in path], "o-",
-                  label="implied constant C*(n)")
+        for name, part in series(path):
+            ax.loglog([_n(p["point"]) for p in part], [p["worst"]["implied_constant"] for p in part], "o-",
+                      label=_label("implied constant C*(n)", name))
         ax.set_ylabel("max over cases of C*(n)")
     elif r["kind"] in ("identity", "inequality"):
         _deterministic(ax, r, path)
@@ -110,7 +144,7 @@ def claim_figure(r: dict, out_dir) -> Path | None:
         _probabilistic(ax, path)
     if "holds_from" in r["evidence"]:
         ax.axvline(_n(r["evidence"]["holds_from"]), color="g", lw=1, ls=":", label="holds from here on")
-    ax.set_xlabel("n")
+    ax.set_xlabel("path point (first coordinate)" if isinstance(path[0]["point"], (list, tuple)) else "n")
     ax.set_title(f"{r['id']}: {r['verdict']}", fontsize=9)
     ax.legend(fontsize=7)
     fig.tight_layout()

@@ -128,10 +128,36 @@ def test_deterministic_figures_have_few_symlog_labels_and_refuted_markers(tmp_pa
     fig, ax = plt.subplots()
     figures._deterministic(ax, rec, path)
     handles, labels = ax.get_legend_handles_labels()
-    assert "refuted at this n" in labels
+    assert "a case fails at this n" in labels
     assert len(ax.get_yticks()) == len(ticks) <= 9
     plt.close(fig)
     assert figures.claim_figure(rec, tmp_path).stat().st_size > 1000
+
+
+def test_figures_draw_a_series_per_path_parameter_and_what_the_verdict_used():
+    """A path over (beta, n) draws one line per beta; positive slacks get a log axis (none sits on the frame); a
+    probabilistic figure's bars are the multiplicity-adjusted interval the verdict used, not the plain 95% one."""
+    from attncheck.core.plotting import pyplot
+    from attncheck.report import figures
+
+    plt = pyplot()
+    path = [{"point": {"beta": b, "n": n}, "refuted": False, "worst": {"relative_slack": 0.48 + 0.01 * k}}
+            for k, (b, n) in enumerate([(0.5, 10), (0.5, 100), (1.0, 10), (1.0, 100)])]
+    fig, ax = plt.subplots()
+    figures._deterministic(ax, {"kind": "inequality"}, path)
+    assert [line.get_label() for line in ax.get_lines()] == ["smallest relative slack, beta = 0.5",
+                                                            "smallest relative slack, beta = 1"]
+    assert ax.get_yscale() == "log"
+    lo, hi = ax.get_ylim()
+    assert lo < 0.48 and hi > 0.51
+    plt.close(fig)
+    worst = {"pass_rate": 0.49, "claimed": 0.5, "ci95": [0.48, 0.499], "decision_bounds": [0.47, 0.51], "gap": -0.01}
+    fig, ax = plt.subplots()
+    figures._probabilistic(ax, [{"point": n, "refuted": False, "worst": worst} for n in (10, 100)])
+    segments = ax.collections[0].get_segments()  # the error bars
+    assert [round(seg[0][1], 6) for seg in segments] == [0.47, 0.47] and [round(seg[1][1], 6) for seg in segments] \
+        == [0.51, 0.51]
+    plt.close(fig)
 
 
 def test_gitignore_lists_no_tracked_file():
