@@ -30,6 +30,20 @@ def column(rec: dict) -> str:
         return f"HOLDS {strength}" if strength in ("confirmed", "not refuted") else "HOLDS"
     return rec["verdict"]
 
+#: what the index and summary.md say of the verdict columns
+DISJOINT = ("The verdict columns are disjoint: each claim is counted once, under its verdict. A CERTIFIED claim is "
+            "not counted again under HOLDS; the HOLDS of a probabilistic or expectation claim is counted under HOLDS "
+            "confirmed or HOLDS not refuted, and plain HOLDS counts the deterministic and asymptotic claims that hold; "
+            "an ERRATUM's corrected claim is a claim of its own, counted under its own verdict.")
+#: the verdicts a report names claim by claim, not only in counts
+NAMED = ("REFUTED", "ERROR", "INCONCLUSIVE")
+
+
+def named(records: list[dict]) -> list[dict]:
+    """The records a reader must see by name: REFUTED, ERROR and INCONCLUSIVE, in natural id order."""
+    return sorted((r for r in records if r["verdict"] in NAMED), key=lambda r: natural_key(r["id"]))
+
+
 def counts(records: list[dict]) -> dict[str, int]:
     out = dict.fromkeys(COLUMNS, 0)
     for r in records:

@@ -248,7 +248,12 @@ def index_page(doc: dict, exps: dict | None) -> str:
         for x in (exps or {}).get("experiments", []))
     body = ["<nav><a href='summary.md'>summary.md</a> · <a href='results.json'>results.json</a></nav>",
             "<h1>attncheck verification report</h1>", *_run_info(doc),
-            f"<table><tr>{head}</tr>{''.join(rows)}</table>"]
+            f"<table><tr>{head}</tr>{''.join(rows)}</table>", f"<p>{e(g.DISJOINT)}</p>"]
+    shown = g.named(doc["claims"])
+    if shown:
+        body.append("<h2>Claims REFUTED, ERROR or INCONCLUSIVE</h2><ul>" + "".join(
+            f"<li><a href='{e(r['paper'])}.html#{e(r['id'])}'>{e(r['id'])}</a>: {_verdict(r)}</li>" for r in shown)
+            + "</ul>")
     if exp_rows:
         body.append(f"<h2>Reproduced experiments</h2><ul>{exp_rows}</ul>")
     return _page("attncheck report", body)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from attncheck.report import groups as g
 from attncheck.report import replicates
-from attncheck.report.labels import VERDICTS, verdict_label
+from attncheck.report.labels import VERDICTS, key_evidence, verdict_label
 
 
 def header(doc: dict) -> list[str]:
@@ -15,7 +15,8 @@ def header(doc: dict) -> list[str]:
              "Versions: " + ", ".join(f"{k} {val}" for k, val in v.items() if k not in ("attncheck", "git")) + "."]
     if cons:
         diff = "; ".join(f"{k} {a} (pinned {b})" for k, (a, b) in cons["differs"].items())
-        lines.append(f"Pinned in `{cons['file']}`" + (f"; differs: {diff}." if diff else ", which these versions match."))
+        lines.append(f"Against attncheck's own pins (its `{cons['file']}`, the versions of its committed report): "
+                     + (f"differs: {diff}." if diff else "these versions match."))
     run = doc.get("run") or {}
     if run and not run.get("complete", True):
         lines.append(f"**PARTIAL report: {run.get('reason')}.**")
@@ -36,6 +37,12 @@ def summary(doc: dict, exps: dict | None) -> str:
         mains = ", ".join(f"{g.claim_title(r)}: {verdict_label(r)}" for r in recs if g.is_main_theorem(r))
         lines.append(f"| [{paper}]({paper}.html) | {len(recs)} | " + " | ".join(str(c[k] or "") for k in g.COLUMNS)
                      + f" | {mains or '-'} |")
+    lines += ["", g.DISJOINT, ""]
+    shown = g.named(doc["claims"])
+    if shown:
+        lines += ["## Claims REFUTED, ERROR or INCONCLUSIVE", "",
+                  *(f"- [{r['id']}]({r['paper']}.html#{r['id']}): {verdict_label(r)}: {_short(key_evidence(r), 160)}"
+                    for r in shown)]
     lines += ["", "A probabilistic HOLDS is *confirmed* when every case's one-sided 95% lower bound reaches the "
               "claimed probability (an expectation HOLDS: when every mean's one-sided 95% interval lies on the claimed "
               "side of 0), *not refuted* when some estimate falls short of it without significance.", "",

@@ -94,6 +94,26 @@ def test_unchecked_parts_are_shown_on_the_claim_and_counted_per_paper(tmp_path):
     assert "- p: 2 of the 3 HOLDS" in report_md.summary(doc, None)
 
 
+def test_the_index_and_summary_name_failing_and_undecided_claims_and_say_columns_are_disjoint():
+    from attncheck.report import groups as g
+    from attncheck.report import html as report_html
+    from attncheck.report import md as report_md
+
+    recs = [_rec("mine/fact-1/main"), _rec("mine/fact-2/main", "REFUTED"), _rec("mine/fact-10/main", "INCONCLUSIVE"),
+            _rec("mine/fact-3/main", "CERTIFIED")]
+    doc = {"schema": "attncheck-results/2", "generated": "now", "versions": {}, "seeds": {"profile": "quick",
+                                                                                          "master": 0},
+           "constraints": {"file": "constraints.txt", "differs": {}}, "claims": recs}
+    md, index = report_md.summary(doc, None), report_html.index_page(doc, None)
+    for text in (md, index):
+        assert g.DISJOINT in text.replace("&#x27;", "'")
+        assert "Claims REFUTED, ERROR or INCONCLUSIVE" in text
+        assert text.index("mine/fact-2/main") < text.index("mine/fact-10/main")  # natural order
+        assert "mine/fact-1/main" not in text.split("Claims REFUTED, ERROR or INCONCLUSIVE")[1]
+    assert "Against attncheck's own pins" in md and "Pinned in" not in md
+    assert "Claims REFUTED" not in report_md.summary({**doc, "claims": [recs[0], recs[3]]}, None)  # the twin
+
+
 def test_committed_report_renders_short_summary_and_pages(tmp_path):
     from pathlib import Path
 
