@@ -16,6 +16,7 @@ from attncheck.report import replicates
 from attncheck.report.figures import claim_figure_name
 from attncheck.report.labels import key_evidence, unchecked_line, verdict_label
 from attncheck.report.md import header
+from attncheck.report.plain import note as note_text
 
 e = html.escape
 
@@ -28,8 +29,8 @@ th{background:#f4f4f4}.run{font-size:12px;color:#555}.partial{background:#fdd;pa
 .ERRATUM,.INCONCLUSIVE{color:#a50}.tag{font-size:11px;border:1px solid #888;border-radius:3px;padding:0 .3em}
 article.claim{border-left:3px solid #ddd;margin:.8em 0;padding:.2em .8em}article.claim h5{margin:.2em 0;font-size:14px}
 .src,.ev,.replay{font-size:13px}.stmt{overflow-x:auto;overflow-y:hidden;margin:.3em 0}
-[id]{scroll-margin-top:3em}.pair{display:grid;grid-template-columns:1fr 1fr;
-gap:1em}.pair>div{overflow-x:auto;border:1px solid #eee;padding:.3em}pre{white-space:pre-wrap;font-size:12px;
+[id]{scroll-margin-top:3em}.pair{display:grid;grid-template-columns:minmax(0,1fr);
+gap:.4em}.pair>div{overflow-x:auto;border:1px solid #eee;padding:.3em}pre{white-space:pre-wrap;font-size:12px;
 background:#f8f8f8;padding:.4em;max-height:12em;overflow:auto}img{max-width:100%;height:auto}
 #filters{position:sticky;top:0;background:#fff;padding:.4em 0;font-size:13px;border-bottom:1px solid #ddd}
 #filters label{margin-right:.7em;white-space:nowrap}dl{font-size:12px;margin:.2em 0}dt{font-weight:bold}
@@ -135,7 +136,7 @@ def _errata(paper: str, recs: list[dict], out: Path) -> list[str]:
         html_.append(f"<div class='family' id='errata/{paper}/{label}'><h3>{e(g.label_title(label))}: "
                      f"{len(fam['parts'])} part(s) refuted as stated</h3>")
         for note, ids in fam["notes"]:
-            html_.append(f"<p><b>Why</b> ({', '.join(e(i.split('/')[-1]) for i in ids)}): {e(note)}</p>")
+            html_.append(f"<p><b>Why</b> ({', '.join(e(i.split('/')[-1]) for i in ids)}): {e(note_text(note))}</p>")
         for r in fam["parts"]:
             cid = r["erratum"]["corrected_id"]
             corrected = by_id.get(cid)
@@ -161,7 +162,7 @@ def _claim(rec: dict, out: Path) -> str:
     if rec.get("erratum"):
         cid = rec["erratum"]["corrected_id"]
         erratum = (f"<p class='ev'>Refuted as stated; corrected claim <a href='#{e(cid)}'>{e(cid)}</a>: "
-                   f"{e(rec['erratum']['note'])}</p>")
+                   f"{e(note_text(rec['erratum']['note']))}</p>")
     reason = f"<p class='ev'>{e(ev['reason'])}</p>" if ev.get("reason") else ""
     parts = g.unchecked(rec)
     scope = (f"<details class='unchecked'><summary>Unchecked ({len(parts)} part{'s' if len(parts) > 1 else ''}: "

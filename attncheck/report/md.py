@@ -4,6 +4,7 @@ from __future__ import annotations
 from attncheck.report import groups as g
 from attncheck.report import replicates
 from attncheck.report.labels import VERDICTS, key_evidence, verdict_label
+from attncheck.report.plain import note as note_text
 
 
 def header(doc: dict) -> list[str]:
@@ -61,7 +62,7 @@ def summary(doc: dict, exps: dict | None) -> str:
             corrected = {r["id"]: r for r in recs}
             fixed = [corrected.get(r["erratum"]["corrected_id"]) for r in fam["parts"]]
             ok = sum(1 for f in fixed if f and f["verdict"] in ("HOLDS", "CERTIFIED"))
-            notes = " / ".join(n for n, _ in fam["notes"])
+            notes = " / ".join(note_text(n) for n, _ in fam["notes"])
             lines.append(f"- [{paper} {g.label_title(label)}]({paper}.html#errata/{paper}/{label}): "
                          f"{len(fam['parts'])} part(s) refuted as stated, {ok} corrected claim(s) hold. "
                          f"{_short(notes)}")

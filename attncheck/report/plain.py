@@ -114,3 +114,30 @@ def _token(s: str, i: int) -> tuple[str, int]:
         arg, k = _argument(s, j)
         return "√" + _wrapped(arg), k
     return "\\" + name, j
+
+
+_OPERATORS = {">=": "≥", "<=": "≤", "!=": "≠", "->": "→", "=>": "⇒", "+-": "±"}
+_GREEK_WORD = re.compile(r"\b(" + "|".join(k for k in SYMBOLS if k[0].isalpha() and SYMBOLS[k].isalpha()
+                                           and len(SYMBOLS[k]) == 1 and k not in ("ell",) and len(k) > 2) + r")\b")
+
+
+def note(text: str) -> str:
+    """An erratum's note, written in ASCII with LaTeX scripts (f_{j2,j3} >= n^{1+a}), as Unicode text: grouped
+    scripts parenthesised unless one atom (f_(j2,j3), n^(1+a)), comparison operators and Greek names as symbols, any
+    LaTeX macro as :func:`plain` reads it. Words stay words: f_exp is f_exp, not f_e xp."""
+    text = re.sub(r"\\[A-Za-z]+", lambda m: plain(m.group(0)), text)
+    out, i = [], 0
+    while i < len(text):
+        if text[i] in "^_" and text[i + 1:i + 2] == "{":
+            inner, j = _sequence(text, i + 2, "}")
+            out.append(text[i] + _wrapped(inner))
+            i = j
+            continue
+        two = text[i:i + 2]
+        if two in _OPERATORS:
+            out.append(_OPERATORS[two])
+            i += 2
+            continue
+        out.append(text[i])
+        i += 1
+    return _GREEK_WORD.sub(lambda m: SYMBOLS[m.group(1)], "".join(out)).replace("sqrt(", "√(")

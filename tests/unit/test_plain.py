@@ -30,3 +30,11 @@ def test_every_committed_statement_renders_without_a_macro_left():
               if r.get("erratum") and r["erratum"].get("corrected_statement")]
     left = {t: plain(t) for t in texts if re.search(r"\\[A-Za-z]", plain(t))}
     assert not left, f"{len(left)} statements keep a macro: {list(left.items())[:3]}"
+
+
+def test_erratum_notes_read_as_text_words_kept():
+    from attncheck.report.plain import note
+
+    assert note("f_{j2,j3} >= n^{1+a}/(n^{1+a}+n^2), f_exp != 1/n, a1 -> 1, sigma = +1, sqrt(log n)") == \
+        "f_(j2,j3) ≥ n^(1+a)/(n^(1+a)+n^2), f_exp ≠ 1/n, a1 → 1, σ = +1, √(log n)"
+    assert note("c_lin = t/n") == "c_lin = t/n"  # a word after _ stays one
