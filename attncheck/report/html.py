@@ -23,7 +23,8 @@ e = html.escape
 _CSS = """
 body{font-family:system-ui,sans-serif;max-width:1150px;margin:1em auto;padding:0 1em;color:#222;line-height:1.4}
 nav{font-size:13px}h1{font-size:1.5em;margin:.3em 0}h2{border-bottom:2px solid #ddd;margin-top:1.6em}
-table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 7px;font-size:13px;vertical-align:top}
+table{border-collapse:collapse;display:block;max-width:100%;overflow-x:auto}
+td,th{border:1px solid #ccc;padding:3px 7px;font-size:13px;vertical-align:top}
 th{background:#f4f4f4}.run{font-size:12px;color:#555}.partial{background:#fdd;padding:.5em;font-weight:bold}
 .v{font-weight:bold;padding:0 .3em;border-radius:3px}.HOLDS,.CERTIFIED{color:#060}.REFUTED,.ERROR{color:#b00}
 .ERRATUM,.INCONCLUSIVE{color:#a50}.tag{font-size:11px;border:1px solid #888;border-radius:3px;padding:0 .3em}

@@ -423,9 +423,9 @@ def _lemma5_case(**v):
 )
 def lemma_5_main(case, xp):
     p = case.problem
-    A0, B0 = pgd.spectral_init(case.S_hat, case.M_hat)
-    dist = float(sr.manifold_distance(A0, B0, p))
-    U, D, Vt = np.linalg.svd(case.X_hat, full_matrices=False)
+    factors = pgd.spectral_factors(case.S_hat, case.M_hat)  # the U, D, V of theta_0 itself (ties: see there)
+    dist = float(sr.manifold_distance(*pgd.spectral_init(case.S_hat, case.M_hat, factors), p))
+    U, D, Vt, _ = factors
     K = gr.sym_sqrt(case.S_hat, -0.5) @ gr.sym_sqrt(p.Sigma)
     Ur, Vr = U * np.sqrt(D), Vt.T * np.sqrt(D)
     T1 = np.linalg.norm(Ur @ (K - np.eye(p.d)))

@@ -103,3 +103,20 @@ def test_first_screen_loads_fast(site, browser, tmp_path):
     (_artifacts(tmp_path) / "load-times.txt").write_text(
         "".join(f"{p.name} {p.stat().st_size} bytes\n" for p in pages) + f"{page.name} first screen {seconds:.3f} s\n")
     assert seconds < 10
+
+
+@pytest.mark.parametrize("width, height, name", [(390, 844, "phone"), (1440, 900, "desktop")])
+def test_pages_fit_a_phone_and_a_desktop_width(site, tmp_path, width, height, name):
+    """Each page at a phone's and a desktop's width: nothing wider than the window but what scrolls inside its own
+    box (tables, statements), no console error; a screenshot of each is kept in the artifacts."""
+    out, pages = site
+    b = Browser(width=width, height=height)
+    try:
+        for page in pages:
+            b.open(page.as_uri())
+            b.screenshot(_artifacts(tmp_path) / f"{page.stem}-{name}.png")
+            overflow = b.js("document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 1, f"{page.name} at {width} px is {overflow} px too wide"
+        assert b.console_errors() == []
+    finally:
+        b.close()

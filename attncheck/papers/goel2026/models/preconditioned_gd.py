@@ -28,15 +28,23 @@ def data_moments(x, y):
     return S_hat, C_hat @ np.linalg.inv(S_hat)
 
 
-def spectral_init(S_hat, M_hat):
-    """(A_0, B_0) = (U D^{1/2} Sigma_hat^{-1/2}, Sigma_hat^{-1/2} V D^{1/2} Sigma_hat^{-1/2}),
-    M_hat Sigma_hat^{1/2} = U D V^T (step 2); batched over datasets. Sigma_hat^{1/2} and Sigma_hat^{-1/2} come from
-    one eigendecomposition (``sym_powers``): the same arrays as ``sr.unlift(sr.base_of(M_hat @ sym_sqrt(S_hat)), S_hat,
-    k)``, with one batched ``eigh`` instead of two."""
+def spectral_factors(S_hat, M_hat):
+    """(U, D, V^T, Sigma_hat^{-1/2}) with X_hat = M_hat Sigma_hat^{1/2} = U D V^T (step 2); batched. Where singular
+    values tie, the SVD is not unique and a second SVD of a copy of X_hat equal to rounding may pick other bases: a
+    claim about the U, D, V of theta_0 (Lemma 5) takes them from here. Sigma_hat^{1/2} and Sigma_hat^{-1/2} come from
+    one eigendecomposition (``sym_powers``)."""
     Sh, Si = sym_powers(S_hat, 0.5, -0.5)
-    Z0 = sr.base_of(M_hat @ Sh)
-    k = M_hat.shape[-2]
-    return Z0[..., :k, :] @ Si, Si @ Z0[..., k:, :] @ Si
+    U, D, Vt = np.linalg.svd(M_hat @ Sh, full_matrices=False)
+    return U, D, Vt, Si
+
+
+def spectral_init(S_hat, M_hat, factors=None):
+    """(A_0, B_0) = (U D^{1/2} Sigma_hat^{-1/2}, Sigma_hat^{-1/2} V D^{1/2} Sigma_hat^{-1/2}) of
+    :func:`spectral_factors` (given, or computed here); the same arrays as ``sr.unlift(sr.base_of(M_hat @
+    sym_sqrt(S_hat)), S_hat, k)``, with one batched ``eigh`` instead of two."""
+    U, D, Vt, Si = spectral_factors(S_hat, M_hat) if factors is None else factors
+    r = np.sqrt(D)[..., None, :]
+    return (U * r) @ Si, Si @ (np.swapaxes(Vt, -1, -2) * r) @ Si
 
 
 def precondition(gA, gB, S_hat_inv):
