@@ -8,6 +8,9 @@ carries (:class:`Evidence`) and kind-specific ones (a path, a counterexample, a 
 from __future__ import annotations
 
 import dataclasses
+import enum
+import json
+import math
 import types
 import typing
 from dataclasses import dataclass, field
@@ -17,6 +20,34 @@ from attncheck.core.claims import Kind, Verdict
 from attncheck.core.reading import Reason
 
 SCHEMA = "attncheck-results/2"  # /2: "reading" (structured) replaced "interpretation" (free-form)
+
+
+def case_data(case: Any, limit: int = 4000) -> Any:
+    """A case as JSON data (what a script reads, beside the ``case`` repr a person reads): dataclasses as
+    {"type": name, field: value, ...}, arrays and tuples as lists, numpy and mpmath numbers as numbers (an mpf as
+    its decimal string, a non-finite float as its repr); anything else as its repr. None where the JSON text would
+    pass ``limit`` characters (the repr, cut, remains)."""
+    def conv(x):
+        if x is None or isinstance(x, (bool, int, str)):
+            return x
+        if isinstance(x, float):
+            return x if math.isfinite(x) else repr(x)
+        if dataclasses.is_dataclass(x) and not isinstance(x, type):
+            return {"type": type(x).__name__, **{f.name: conv(getattr(x, f.name)) for f in dataclasses.fields(x)}}
+        if isinstance(x, dict):
+            return {str(k): conv(v) for k, v in x.items()}
+        if isinstance(x, (list, tuple)):
+            return [conv(v) for v in x]
+        if hasattr(x, "tolist"):  # numpy arrays and scalars, torch tensors
+            return conv(x.tolist())
+        if type(x).__module__.startswith("mpmath"):
+            return str(x)
+        if isinstance(x, enum.Enum):
+            return conv(x.value)
+        return repr(x)
+
+    out = conv(case)
+    return out if len(json.dumps(out)) <= limit else None
 
 
 @dataclass

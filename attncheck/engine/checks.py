@@ -20,6 +20,7 @@ from attncheck import stats
 from attncheck.core.claims import Claim, Outside
 from attncheck.core.estimate import Estimate
 from attncheck.core.profiles import Budget, Profile
+from attncheck.core.record import case_data
 from attncheck.engine.screen import Confirmed, Pool, Screened
 from attncheck.numeric import precision
 from attncheck.numeric.precision import NonFinite
@@ -196,7 +197,8 @@ class DeterministicCheck(Check):
             pt.worst = {"relative_slack": rel, "case": short(case), "found_by": stage}
         violated = ~d.ok & ~d.undecided  # undecided elements make the verdict INCONCLUSIVE, not REFUTED
         if violated.any():
-            raise Violation({"case": short(case, 4000), "relative_slack": rel, "found_by": stage,
+            raise Violation({"case": short(case, 4000), "case_data": case_data(case), "relative_slack": rel,
+                             "found_by": stage,
                              "violations": int(violated.sum()), "elements": int(d.ok.size)})
         return rel
 
@@ -248,7 +250,7 @@ class ScreenedCheck(Check):
         if pt.worst is None:
             pt.worst = dict(info, gap=c.gap)
         if c.state == "refute":
-            self.refuted[repr(case)] = dict(info, case=short(case, 4000))
+            self.refuted[repr(case)] = dict(info, case=short(case, 4000), case_data=case_data(case))
             raise Violation(self.refuted[repr(case)])
 
 

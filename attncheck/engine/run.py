@@ -9,6 +9,7 @@ import numpy as np
 from attncheck import stats
 from attncheck.core.claims import Claim, Kind, Verdict
 from attncheck.core.profiles import Profile, get_profile
+from attncheck.core.record import case_data
 from attncheck.engine import cost
 from attncheck.engine.checks import AsymptoticCheck, DeterministicCheck, ExpectationCheck, ProbabilisticCheck, short
 from attncheck.engine.extend import settle
@@ -122,7 +123,8 @@ def failed_evaluation(e: EvaluationFailed) -> dict:
     traceback of the evaluator's failure, down to the frame that raised it."""
     cause = e.__cause__ or e
     error = f"non-finite value: {cause}" if isinstance(cause, NonFinite) else f"{type(cause).__name__}: {cause}"
-    return {"error": error, "failing_case": {"case": short(e.case, 4000), "point": e.point, "found_by": e.stage},
+    return {"error": error, "failing_case": {"case": short(e.case, 4000), "case_data": case_data(e.case),
+                                             "point": e.point, "found_by": e.stage},
             "traceback": "".join(traceback.format_exception(type(cause), cause, cause.__traceback__))}
 
 

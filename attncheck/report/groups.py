@@ -63,12 +63,32 @@ def unchecked(rec: dict) -> list[dict]:
     return rec["reading"]["unchecked"]
 
 
+#: the unchecked reasons in the order of :class:`attncheck.core.reading.Reason` (an unknown one sorts last)
+REASONS = ("out of float range", "beyond the path", "out of budget", "not drawn")
+
+
+def _reason_key(reason: str) -> tuple:
+    return (REASONS.index(reason) if reason in REASONS else len(REASONS), reason)
+
+
+def scope_by_reason(records: list[dict]) -> dict[str, list[dict]]:
+    """Reason -> the HOLDS and CERTIFIED claims naming at least one unchecked part for it (a claim naming parts
+    for two reasons is in both lists), in :data:`REASONS` order."""
+    out: dict[str, list[dict]] = {}
+    for r in records:
+        if r["verdict"] in ("HOLDS", "CERTIFIED"):
+            for reason in {p["reason"] for p in unchecked(r)}:
+                out.setdefault(reason, []).append(r)
+    return {k: sorted(out[k], key=lambda r: natural_key(r["id"])) for k in sorted(out, key=_reason_key)}
+
+
 def scope_text(records: list[dict]) -> str:
-    """How many HOLDS and CERTIFIED claims name parts of their domain as unchecked, and for which reasons."""
+    """How many HOLDS and CERTIFIED claims name parts of their domain as unchecked, and for which reasons
+    (claims per reason; a claim may count under two)."""
     held = [r for r in records if r["verdict"] in ("HOLDS", "CERTIFIED")]
     named = [r for r in held if unchecked(r)]
-    reasons = Counter(p["reason"] for r in named for p in unchecked(r))
-    why = f" (parts by reason: {', '.join(f'{k} {v}' for k, v in sorted(reasons.items()))})" if reasons else ""
+    reasons = scope_by_reason(records)
+    why = f" (claims by reason: {', '.join(f'{k} {len(v)}' for k, v in reasons.items())})" if reasons else ""
     return (f"{len(named)} of the {len(held)} HOLDS and CERTIFIED claims name parts of their admissible domain as "
             f"unchecked{why}: their verdict covers the rest")
 
@@ -95,8 +115,12 @@ def certification_text(records: list[dict]) -> str:
     c = certification(records)
     routes = ", ".join(f"{v} {k[len('certified by '):]}" for k, v in c.items() if k.startswith("certified by "))
     rest = ", ".join(f"{v} {k}" for k, v in c.items() if k.startswith("not eligible") or k == "undeclared")
+    not_run = Counter(str((r["evidence"].get("certification") or {}).get("reason", "")) for r in records
+                      if (r["evidence"].get("certification") or {}).get("status") == "not run")
+    skipped = "".join(f"; {n} not run here: certification {why.replace('runs in', 'runs in the')}"
+                      for why, n in sorted(not_run.items()))
     return (f"{c['certified']} of {c['eligible']} eligible deterministic claims CERTIFIED"
-            f"{' (' + routes + ')' if routes else ''} "
+            f"{' (' + routes + ')' if routes else ''}{skipped} "
             f"({c['deterministic']} deterministic{'; ' + rest if rest else ''})")
 
 

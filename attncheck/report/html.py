@@ -1,13 +1,16 @@
 """The HTML report: index.html and one page per paper (static files, MathML, no network).
 
-A paper page opens with its headline (main-text theorems, counts by verdict), then the
-errata rolled up by lemma, then every claim section by section in the paper's order,
-each with a stable anchor (``#deng2023/lemma-d.4/part-2``), then the experiments.
+A paper page opens with what the paper claims and what attncheck found (main-text theorems, errata,
+undecided claims, certification, scope, experiments, counts by verdict), then a table of contents, then
+every claim section by section in the paper's order, each with a stable anchor
+(``#deng2023/lemma-d.4/part-2``), then the errata rolled up by lemma (as printed beside corrected),
+then the experiments. A claim's figure is folded unless the claim failed.
 A few lines of inline JavaScript filter the claims by verdict and kind.
 """
 from __future__ import annotations
 
 import html
+import re
 from functools import cache
 from pathlib import Path
 
@@ -61,6 +64,15 @@ def math(latex: str) -> str:
         return f"<code>{e(latex)}</code>"
 
 
+_ITALIC_RUN = re.compile(r"(?:<mi>[A-Za-z]</mi>\s*){3,}")
+
+
+def italic_words(markup: str) -> list[str]:
+    """Runs of three or more single-letter math italics in MathML: a word set as a product of variables
+    ("independentin", F_{exp}), which the statement should write as \\text{...} or \\mathrm{...}."""
+    return ["".join(re.findall(r"<mi>([A-Za-z])</mi>", run)) for run in _ITALIC_RUN.findall(markup)]
+
+
 def _page(title: str, body: list[str], script: str = "") -> str:
     return ("<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
@@ -89,8 +101,10 @@ def _figure(rec: dict, out: Path) -> str:
     name = claim_figure_name(rec["id"])
     if not (out / "figures" / name).is_file():
         return ""
-    return (f"<p><img loading='lazy' width='605' height='374' src='figures/{e(name)}' "
-            f"alt='{e(rec['id'])} along its scaling path'></p>")
+    img = (f"<img loading='lazy' width='605' height='374' src='figures/{e(name)}' "
+           f"alt='{e(rec['id'])} along its scaling path'>")
+    held = rec["verdict"] in ("HOLDS", "CERTIFIED")  # folded where it holds: the page stays short
+    return f"<details class='fig'{'' if held else ' open'}><summary>Figure: along its path</summary>{img}</details>"
 
 
 def _counterexample(rec: dict) -> str:
@@ -108,23 +122,71 @@ def _counts_table(counts: dict[str, int]) -> str:
     return f"<table><tr>{head}</tr><tr>{row}</tr></table>"
 
 
-def _headline(paper: str, recs: list[dict]) -> list[str]:
+def _errata_line(recs: list[dict], label: str, fam: dict) -> str:
+    by_id = {r["id"]: r for r in recs}
+    fixed = [by_id.get(r["erratum"]["corrected_id"]) for r in fam["parts"]]
+    held = sum(1 for f in fixed if f and f["verdict"] in ("HOLDS", "CERTIFIED"))
+    paper = fam["parts"][0]["paper"]
+    return (f"<li><a href='#errata/{e(paper)}/{e(label)}'>{e(g.label_title(label))}</a>: {len(fam['parts'])} "
+            f"part(s) false as printed; {held} of {len(fixed)} corrected form(s) hold</li>")
+
+
+def _scope(recs: list[dict]) -> str:
+    """The HOLDS and CERTIFIED claims with an unchecked part, counted by reason; the "not drawn" ones named."""
+    rows = []
+    for reason, rs in g.scope_by_reason(recs).items():
+        plural = "s" if len(rs) != 1 else ""
+        listed = (f"<details><summary>{len(rs)} claim{plural}</summary>" + ", ".join(_link(r) for r in rs) + "</details>"
+                  if reason == "not drawn" else str(len(rs)))
+        rows.append(f"<tr><td>{e(reason)}</td><td>{listed}</td></tr>")
+    table = f"<table><tr><th>reason</th><th>claims</th></tr>{''.join(rows)}</table>" if rows else ""
+    return f"<p><b>Scope.</b> {e(g.scope_text(recs))}.</p>{table}"
+
+
+def _headline(paper: str, recs: list[dict], exps: dict | None) -> list[str]:
+    """What the paper claims and what attncheck found, in plain words: main theorems, errata, undecided claims,
+    certification, scope and experiments, each linked to its details below."""
     mains = [r for r in recs if g.is_main_theorem(r)]
-    out = ["<section id='headline'><h2>Headline</h2>"]
+    out = ["<section id='headline'><h2>What the paper claims and what attncheck found</h2>"]
     if mains:
-        out.append("<p>Main-text theorems:</p><ul>" + "".join(
-            f"<li>{_link(r)}: {_verdict(r)}</li>" for r in mains) + "</ul>")
+        out.append("<p><b>Main-text theorems.</b></p><ul>" + "".join(
+            f"<li>{_link(r)} ({e(g.claim_title(r))}): {_verdict(r)}</li>" for r in mains) + "</ul>")
+    fams = g.errata_families(recs)
+    if fams:
+        out.append(f"<p><b>Errata.</b> {sum(len(f['parts']) for f in fams.values())} statements are false as printed, "
+                   f"in {len(fams)} lemmas. Each is checked as printed (its verdict ERRATUM: refuted, with a "
+                   "counterexample) and, as a claim of its own, in its corrected form:</p><ul>"
+                   + "".join(_errata_line(recs, label, fam) for label, fam in fams.items()) + "</ul>")
+    else:
+        out.append("<p><b>Errata.</b> None: no statement of this paper was refuted as printed.</p>")
+    undecided = g.named(recs)
+    out.append("<p><b>Refuted, error or undecided.</b> " + ("None." if not undecided else ", ".join(
+        f"{_link(r)} {_verdict(r)}" for r in undecided) + ".") + "</p>")
+    out.append(f"<p><b>Certified</b> (proved over the declared box, not sampled): {e(g.certification_text(recs))}.</p>")
+    out.append(_scope(recs))
+    mine = [x for x in (exps or {}).get("experiments", []) if x["id"].split("-")[0] == paper]
+    if mine:
+        out.append("<p><b>Experiments.</b></p><ul>" + "".join(
+            f"<li><a href='#experiment/{e(x['id'])}'>{e(x['title'])}</a>: agreement with the paper: "
+            f"{e((x.get('verdict') or {}).get('agreement', 'not assessed'))}</li>" for x in mine) + "</ul>")
     out.append(f"<p>{len(recs)} claims by verdict (a probabilistic HOLDS is <i>confirmed</i> when every case's "
                "one-sided 95% lower bound reaches the claim (an expectation HOLDS: when every mean's one-sided 95% "
                "interval lies on the claimed side of 0), <i>not refuted</i> when an estimate falls short of it "
                "without significance):</p>" + _counts_table(g.counts(recs)))
-    out.append(f"<p>Certification (proved over the declared box, not sampled): {e(g.certification_text(recs))}.</p>")
-    out.append(f"<p>Scope: {e(g.scope_text(recs))}.</p>")
-    fams = g.errata_families(recs)
-    if fams:
-        out.append(f"<p>{sum(len(f['parts']) for f in fams.values())} errata in {len(fams)} lemmas: " + ", ".join(
-            f"<a href='#errata/{paper}/{label}'>{e(g.label_title(label))}</a>" for label in fams) + ".</p>")
     return out + ["</section>"]
+
+
+def _toc(paper: str, recs: list[dict], exps: dict | None) -> list[str]:
+    """The table of contents: every section with its claim count, then the errata and the experiments."""
+    items = [f"<li><a href='#section/{e(paper)}/{e(name)}'>{e(name)}</a> ({sum(len(v) for v in lemmas.values())} "
+             f"claims: " + ", ".join(f"{n} {e(k)}" for k, n in g.counts([r for v in lemmas.values() for r in v]).items()
+                                   if n) + ")</li>"
+             for name, lemmas in g.sections(recs).items()]
+    if g.errata_families(recs):
+        items.append("<li><a href='#errata'>Errata, by lemma</a></li>")
+    if any(x["id"].split("-")[0] == paper for x in (exps or {}).get("experiments", [])):
+        items.append("<li><a href='#experiments'>Reproduced experiments</a></li>")
+    return [f"<nav id='toc'><h2>Contents</h2><ul>{''.join(items)}</ul></nav>"]
 
 
 def _errata(paper: str, recs: list[dict], out: Path) -> list[str]:
@@ -223,9 +285,9 @@ def paper_page(paper: str, recs: list[dict], doc: dict, exps: dict | None, out: 
     title = g.paper_title(doc, paper)
     body = ["<nav><a href='index.html'>all papers</a> · <a href='summary.md'>summary.md</a> · "
             "<a href='results.json'>results.json</a></nav>",
-            f"<h1>{e(paper)}: {e(title)}</h1>", *_run_info(doc), *replicates.html_flags(recs), *_headline(paper, recs),
-            *_errata(paper, recs, out),
-            *_claims(recs, out), *_experiments(paper, exps)]
+            f"<h1>{e(paper)}: {e(title)}</h1>", *_run_info(doc), *replicates.html_flags(recs),
+            *_headline(paper, recs, exps), *_toc(paper, recs, exps), *_claims(recs, out), *_errata(paper, recs, out),
+            *_experiments(paper, exps)]
     return _page(f"{paper}: attncheck report", body, _FILTER_JS)
 
 

@@ -163,8 +163,8 @@ def lemma_c1(case, R, xp):
 
 @claim("bombari2024/eq-d.60/main", kind="inequality", cost="normal",
        source="bombari2024 Appendix D, proof of Theorem 3, (D.59)-(D.60)",
-       statement=r"\|[\varphi_{RAF}(X)]_{j:}\|_2 \le \sqrt{d} \ \forall j \quad\text{and}\quad "
-                 r"\|\varphi_{RAF}(X)\|_F \le \sqrt{nd}",
+       statement=r"\|[\varphi_{\mathrm{RAF}}(X)]_{j:}\|_2 \le \sqrt{d} \ \forall j \quad\text{and}\quad "
+                 r"\|\varphi_{\mathrm{RAF}}(X)\|_F \le \sqrt{nd}",
        domain=st.tuples(token_case_sizes((1, 12), (1, 12)), st.integers(0, 2**31 - 1), st.floats(0.0, 30.0)),
        certify=cert.RAF_NORM,
        reading=Reading(notes={"scope": "deterministic in W: every W (Gaussian N(0, 1/d) times a scale in [0, 30], so "

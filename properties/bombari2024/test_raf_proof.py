@@ -166,7 +166,7 @@ def lemma_d4(case, S, xp):
 @claim("bombari2024/lemma-d.5/main", kind="asymptotic", refutable=False, cost="expensive",
        source="bombari2024 Appendix D, Lemma D.5 (D.48)",
        statement=r"\forall i\ \text{w.p.} \ge 1 - e^{-c\log^2 d}\ \exists \Delta^*, \|\Delta^*\| \le \sqrt d: "
-                 r"\|\varphi_{RAF}(X) - \varphi_{RAF}(X^i(\Delta^*))\|_F = \Omega(\sqrt{dn})",
+                 r"\|\varphi_{\mathrm{RAF}}(X) - \varphi_{\mathrm{RAF}}(X^i(\Delta^*))\|_F = \Omega(\sqrt{dn})",
        domain=_case, sample=seeds, probability=0.5, path=BOUNDARY, draws=3,
        reading=Reading(unchecked=(D_SMALL,), shared=SHARED,
                        notes=dict(COMMON, ratio="implied constant sqrt(dn) / max_k ||phi_RAF(X) - "

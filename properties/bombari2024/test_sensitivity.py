@@ -196,7 +196,7 @@ KNOB_UNCHECKED = Unchecked(
 
 
 @claim("bombari2024/theorem-2/main", kind="asymptotic", source="bombari2024 Section 4, Theorem 2, (4.4)",
-       statement=r"\mathcal{S}_{DRF} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
+       statement=r"\mathcal{S}_{\mathrm{DRF}} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
        domain=lambda n: ws_case(n, rf_ds(n, DRF_D_MAX), HE_ACTS, RHO, depths=(1, 2, 3)), sample=seeds, probability=0.5,
        path=DRF_PATH, cost="expensive", draws=3,
        reading=Reading(unchecked=DRF_UNCHECKED, shared=(*DRF_SHARED, LOWER),
@@ -207,7 +207,7 @@ def theorem_2(case, S, xp):
 
 @claim("bombari2024/theorem-2/certified-bracket", kind="asymptotic", refutable=False,
        source="bombari2024 Section 4, Theorem 2, (4.4) via the Lemma C.2 chain (C.18)",
-       statement=r"\mathcal{S}_{DRF} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
+       statement=r"\mathcal{S}_{\mathrm{DRF}} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
        space=lambda n: ws_space(n, rf_ds(n, DRF_D_MAX), HE_ACTS, RHO, depths=(3, 2, 1)), carry_worst=True,
        sample=seeds, probability=0.5, path=DRF_PATH, cost="expensive", draws=3,
        reading=Reading(unchecked=(*DRF_UNCHECKED, KNOB_UNCHECKED), shared=(*DRF_SHARED_BY_K, WS_SPACE, UPPER_DEEP),
@@ -251,7 +251,7 @@ def _drf_space(p):
 
 @claim("bombari2024/theorem-2/depth-trend", kind="asymptotic", across="L",
        source="bombari2024 Section 4, Theorem 2, (4.4), against L (Figure 2, L in {2, 4, 8})",
-       statement=r"\mathcal{S}_{DRF} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
+       statement=r"\mathcal{S}_{\mathrm{DRF}} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
        space=_drf_space, carry_worst=True, sample=seeds, probability=0.5, path=DRF_L_PATH, cost="expensive",
        draws=3,
        reading=Reading(unchecked=(*DRF_UNCHECKED, KNOB_UNCHECKED), shared=(*DRF_SHARED_BY_K, WS_SPACE, LOWER_LINEAR),
@@ -263,7 +263,7 @@ def theorem_2_depth(case, S, xp):
 
 @claim("bombari2024/theorem-2/depth-trend-certified", kind="asymptotic", across="L", refutable=False,
        source="bombari2024 Section 4, Theorem 2, (4.4), against L, via the Lemma C.2 chain (C.18)",
-       statement=r"\mathcal{S}_{DRF} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
+       statement=r"\mathcal{S}_{\mathrm{DRF}} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
        space=_drf_space, carry_worst=True, sample=seeds, probability=0.5, path=DRF_L_PATH, cost="expensive",
        draws=3,
        reading=Reading(unchecked=(*DRF_UNCHECKED, KNOB_UNCHECKED),
@@ -286,7 +286,7 @@ RAF_SHARED = (PROB, DRAWS, REGIME, TOKENS, WITNESS)
 
 
 @claim("bombari2024/theorem-3/main", kind="asymptotic", refutable=False, source="bombari2024 Section 5, Theorem 3, (5.1)",
-       statement=r"\mathcal{S}_{RAF}(X) = \Omega(1) \text{ w.p. } \ge 1 - e^{-c\log^2 d} \text{ over } W "
+       statement=r"\mathcal{S}_{\mathrm{RAF}}(X) = \Omega(1) \text{ w.p. } \ge 1 - e^{-c\log^2 d} \text{ over } W "
                  r"(d/\log^4 d = \Omega(n), \text{Assumption 1})",
        domain=_raf_case, sample=seeds, probability=0.5, path=RAF_PATH, cost="expensive", draws=3,
        reading=Reading(unchecked=RAF_UNCHECKED, shared=RAF_SHARED,
@@ -298,8 +298,8 @@ def theorem_3(case, S, xp):
 
 @claim("bombari2024/theorem-3/every-token", kind="asymptotic", refutable=False,
        source="bombari2024 Section 5, text after Theorem 3 ('for any index i there exists Delta*')",
-       statement=r"\forall i \in [n]\ \exists \Delta^*, \|\Delta^*\| \le \sqrt d: \|\varphi_{RAF}(X^i(\Delta^*)) - "
-                 r"\varphi_{RAF}(X)\| / \|\varphi_{RAF}(X)\| = \Omega(1)",
+       statement=r"\forall i \in [n]\ \exists \Delta^*, \|\Delta^*\| \le \sqrt d: \|\varphi_{\mathrm{RAF}}(X^i(\Delta^*)) - "
+                 r"\varphi_{\mathrm{RAF}}(X)\| / \|\varphi_{\mathrm{RAF}}(X)\| = \Omega(1)",
        domain=_raf_case, sample=seeds, probability=0.5, path=RAF_PATH, cost="expensive", draws=3,
        reading=Reading(unchecked=(*RAF_UNCHECKED, Unchecked(
                            "the indices i in [1, n - 2] of 'for any index i in [n]'", Reason.NOT_DRAWN,
@@ -313,7 +313,7 @@ def theorem_3_every(case, S, xp):
 
 
 @claim("bombari2024/remark-5.1/main", kind="asymptotic", refutable=False, source="bombari2024 Section 5, Remark 5.1",
-       statement=r"\text{Theorem 3 holds for } \varphi_{QKV}(X) = \mathrm{softmax}(X W_Q^\top W_K X^\top/\sqrt{d'}) "
+       statement=r"\text{Theorem 3 holds for } \varphi_{\mathrm{QKV}}(X) = \mathrm{softmax}(X W_Q^\top W_K X^\top/\sqrt{d'}) "
                  r"X W_V^\top \text{ with independent Gaussian } W_Q, W_K, W_V",
        domain=_raf_case, sample=seeds, probability=0.5, path=RAF_PATH, cost="expensive", draws=3,
        reading=Reading(unchecked=(*RAF_UNCHECKED,

@@ -179,19 +179,19 @@ def _c5_alpha(case):
 
 claim_c_3_u = _general_claim(
     "deng2023/claim-c.3/u-lin",
-    r"u_{lin}(\mathsf{A}, x)_{j_0} = ((A_1)_{j_0,*} Q K^\top A_2^\top)^\top",
+    r"u_{\mathrm{lin}}(\mathsf{A}, x)_{j_0} = ((A_1)_{j_0,*} Q K^\top A_2^\top)^\top",
     "deng2023 Appendix C.1, Claim C.3 (bullet 1)", _c3_u)
 claim_c_3_alpha = _general_claim(
     "deng2023/claim-c.3/alpha-lin",
-    r"\alpha_{lin}(\mathsf{A}, x)_{j_0} = \langle ((A_1)_{j_0,*} Q K^\top A_2^\top)^\top, \mathbf{1}_n \rangle",
+    r"\alpha_{\mathrm{lin}}(\mathsf{A}, x)_{j_0} = \langle ((A_1)_{j_0,*} Q K^\top A_2^\top)^\top, \mathbf{1}_n \rangle",
     "deng2023 Appendix C.1, Claim C.3 (bullet 2)", _c3_alpha)
 claim_c_5_u = _general_claim(
     "deng2023/claim-c.5/u-exp",
-    r"u_{exp}(\mathsf{A}, x)_{j_0} = (\exp((A_1)_{j_0,*} Q K^\top A_2^\top))^\top",
+    r"u_{\mathrm{exp}}(\mathsf{A}, x)_{j_0} = (\exp((A_1)_{j_0,*} Q K^\top A_2^\top))^\top",
     "deng2023 Appendix C.2, Claim C.5 (bullet 1)", _c5_u)
 claim_c_5_alpha = _general_claim(
     "deng2023/claim-c.5/alpha-exp",
-    r"\alpha_{exp}(\mathsf{A}, x)_{j_0} = \langle (\exp((A_1)_{j_0,*} Q K^\top A_2)^\top)^\top, \mathbf{1}_n \rangle",
+    r"\alpha_{\mathrm{exp}}(\mathsf{A}, x)_{j_0} = \langle (\exp((A_1)_{j_0,*} Q K^\top A_2)^\top)^\top, \mathbf{1}_n \rangle",
     "deng2023 Appendix C.2, Claim C.5 (bullet 2)", _c5_alpha,
     extra={"A2": "the bullet prints A_2 where bullet 1 has A_2^T; (1 x d)(d x d)(n x d) is undefined unless "
                  "n = d, so A_2 is read as A_2^T (dimension mismatch)"})
@@ -243,22 +243,22 @@ def _c4_values(case):
 
 
 definition_c_1_normalized = _general_claim(
-    "deng2023/definition-c.1/normalized", r"\langle f_{lin}(\mathsf{A}, x)_{j_0}, \mathbf{1}_n \rangle = 1",
+    "deng2023/definition-c.1/normalized", r"\langle f_{\mathrm{lin}}(\mathsf{A}, x)_{j_0}, \mathbf{1}_n \rangle = 1",
     "deng2023 Appendix C.1, Definition C.1", _c1_normalized, LIN_INPUTS, {"domain": WELL_CONDITIONED})
 definition_c_1_values = _general_claim(
     "deng2023/definition-c.1/c-equals-f-a3v",
-    r"c_{lin}(\mathsf{A}, x)_{j_0, i_0} = \langle f_{lin}(\mathsf{A}, x)_{j_0}, (A_3 V)_{i_0} \rangle, "
-    r"\text{i.e. } c_{lin} = f_{lin} A_3 V",
+    r"c_{\mathrm{lin}}(\mathsf{A}, x)_{j_0, i_0} = \langle f_{\mathrm{lin}}(\mathsf{A}, x)_{j_0}, (A_3 V)_{i_0} \rangle, "
+    r"\text{i.e. } c_{\mathrm{lin}} = f_{\mathrm{lin}} A_3 V",
     "deng2023 Appendix C.1, Definition C.1", _c1_values, LIN_INPUTS,
     {"domain": WELL_CONDITIONED, "forms": "c_lin from the tensor form (Definition C.1) against f_lin of the matrix "
                                           "form (Claim C.3) times A3 V; (A3 V)_{i0} is column i0 of A3 V"})
 definition_c_4_normalized = _general_claim(
-    "deng2023/definition-c.4/normalized", r"\langle f_{exp}(\mathsf{A}, x)_{j_0}, \mathbf{1}_n \rangle = 1",
+    "deng2023/definition-c.4/normalized", r"\langle f_{\mathrm{exp}}(\mathsf{A}, x)_{j_0}, \mathbf{1}_n \rangle = 1",
     "deng2023 Appendix C.2, Definition C.4", _c4_normalized, LARGE_INPUTS, {"inputs": LARGE})
 definition_c_4_values = _general_claim(
     "deng2023/definition-c.4/c-equals-f-a3v",
-    r"c_{exp}(\mathsf{A}, x)_{j_0, i_0} = \langle f_{exp}(\mathsf{A}, x)_{j_0}, (A_3 V)_{i_0} \rangle, "
-    r"\text{i.e. } c_{exp} = f_{exp} A_3 V",
+    r"c_{\mathrm{exp}}(\mathsf{A}, x)_{j_0, i_0} = \langle f_{\mathrm{exp}}(\mathsf{A}, x)_{j_0}, (A_3 V)_{i_0} \rangle, "
+    r"\text{i.e. } c_{\mathrm{exp}} = f_{\mathrm{exp}} A_3 V",
     "deng2023 Appendix C.2, Definition C.4", _c4_values, LARGE_INPUTS,
     {"inputs": LARGE, "forms": "c_exp from the tensor form (Definition C.4) against f_exp of the matrix form "
                                "(Claim C.5) times A3 V"})
@@ -321,11 +321,11 @@ def _e1_1a(exponent):
 
 lemma_e_1_part_1a_corrected = _section_e_claim(
     "deng2023/lemma-e.1/part-1a-corrected",
-    r"j_0 = j_1 = j_3: u_{exp}(\mathsf{A}, x)_{j_0, j_1} = n^{a_1^2 + b^2 + c^2} = n^{1 + a_1^2}",
+    r"j_0 = j_1 = j_3: u_{\mathrm{exp}}(\mathsf{A}, x)_{j_0, j_1} = n^{a_1^2 + b^2 + c^2} = n^{1 + a_1^2}",
     "deng2023 Appendix E.1.1, Lemma E.1 Part 1a, corrected to its own proof (exp((a1^2 + b^2 + c^2) log n))",
     _e1_1a(lambda c: 1.0 + c.a ** 2), kind="identity")
 lemma_e_1_part_1a = _section_e_claim(
-    "deng2023/lemma-e.1/part-1a", r"j_0 = j_1 = j_3: u_{exp}(\mathsf{A}, x)_{j_0, j_1} = n^{(1 + a_1)^2}",
+    "deng2023/lemma-e.1/part-1a", r"j_0 = j_1 = j_3: u_{\mathrm{exp}}(\mathsf{A}, x)_{j_0, j_1} = n^{(1 + a_1)^2}",
     "deng2023 Appendix E.1.1, Lemma E.1 Part 1a", _e1_1a(lambda c: (1.0 + c.a) ** 2), kind="identity",
     erratum=Erratum("deng2023/lemma-e.1/part-1a-corrected",
                     "With QK^T = I_d the score of (j3, j3) is <A1_{j3}, A2_{j3}> = (a1^2 + b^2 + c^2) log n = "
@@ -363,34 +363,34 @@ PART_2_COUNT = ("rows j0 != j3 have exactly t indices (the residue of j0, j0 and
 
 lemma_e_1_part_1b = _section_e_claim(
     "deng2023/lemma-e.1/part-1b",
-    r"j_0 = j_3, j_1 \ne j_3: u_{exp}(\mathsf{A}, x)_{j_0, j_1} \in [n^{c^2}, n^{b^2 + c^2}]",
+    r"j_0 = j_3, j_1 \ne j_3: u_{\mathrm{exp}}(\mathsf{A}, x)_{j_0, j_1} \in [n^{c^2}, n^{b^2 + c^2}]",
     "deng2023 Appendix E.1.1, Lemma E.1 Part 1b", _range(J3, NOT_J3))
 lemma_e_1_part_1b_t = _section_e_claim(
     "deng2023/lemma-e.1/part-1b-t-1-indices",
     r"j_0 = j_3: \text{there are } t - 1 \text{ indices } j_1 \ne j_3 \text{ with } "
-    r"u_{exp}(\mathsf{A}, x)_{j_0, j_1} = n^{b^2 + c^2}",
+    r"u_{\mathrm{exp}}(\mathsf{A}, x)_{j_0, j_1} = n^{b^2 + c^2}",
     "deng2023 Appendix E.1.1, Lemma E.1 Part 1b (first sub-bullet)", _counts_equal(J3, NOT_J3, B2C2, T_MINUS_1),
     counts=True)
 lemma_e_1_part_1b_nt = _section_e_claim(
     "deng2023/lemma-e.1/part-1b-n-t-indices",
     r"j_0 = j_3: \text{there are } n - t \text{ indices } j_1 \ne j_3 \text{ with } "
-    r"u_{exp}(\mathsf{A}, x)_{j_0, j_1} = n^{c^2}",
+    r"u_{\mathrm{exp}}(\mathsf{A}, x)_{j_0, j_1} = n^{c^2}",
     "deng2023 Appendix E.1.1, Lemma E.1 Part 1b (second sub-bullet)", _counts_equal(J3, NOT_J3, C2, N_MINUS_T),
     counts=True)
 lemma_e_1_part_2 = _section_e_claim(
     "deng2023/lemma-e.1/part-2",
-    r"j_0 \ne j_3, \forall j_1 \in [n]: u_{exp}(\mathsf{A}, x)_{j_0, j_1} \in [n^{c^2}, n^{b^2 + c^2}]",
+    r"j_0 \ne j_3, \forall j_1 \in [n]: u_{\mathrm{exp}}(\mathsf{A}, x)_{j_0, j_1} \in [n^{c^2}, n^{b^2 + c^2}]",
     "deng2023 Appendix E.1.1, Lemma E.1 Part 2", _range(NOT_J3, ALL))
 lemma_e_1_part_2_t = _section_e_claim(
     "deng2023/lemma-e.1/part-2-t-1-indices",
     r"j_0 \ne j_3: \text{there are } t - 1 \text{ indices } j_1 \text{ with } "
-    r"u_{exp}(\mathsf{A}, x)_{j_0, j_1} = n^{b^2 + c^2}",
+    r"u_{\mathrm{exp}}(\mathsf{A}, x)_{j_0, j_1} = n^{b^2 + c^2}",
     "deng2023 Appendix E.1.1, Lemma E.1 Part 2 (first sub-bullet)", _counts_equal(NOT_J3, ALL, B2C2, T_MINUS_1),
     counts=True, extra={"exact count": PART_2_COUNT})
 lemma_e_1_part_2_nt = _section_e_claim(
     "deng2023/lemma-e.1/part-2-n-t-indices",
     r"j_0 \ne j_3: \text{there are } n - t \text{ indices } j_1 \text{ with } "
-    r"u_{exp}(\mathsf{A}, x)_{j_0, j_1} = n^{c^2}",
+    r"u_{\mathrm{exp}}(\mathsf{A}, x)_{j_0, j_1} = n^{c^2}",
     "deng2023 Appendix E.1.1, Lemma E.1 Part 2 (second sub-bullet)", _counts_equal(NOT_J3, ALL, C2, N_MINUS_T),
     counts=True)
 
@@ -405,14 +405,14 @@ def _e1_3b(case, model, xp):
 
 lemma_e_1_part_3a = _section_e_claim(
     "deng2023/lemma-e.1/part-3a",
-    r"j_0 = j_1 = j_3: f_{exp}(\mathsf{A}, x)_{j_0, j_1} \ge 1/2 \text{ (if } a_1 > 1)",
+    r"j_0 = j_1 = j_3: f_{\mathrm{exp}}(\mathsf{A}, x)_{j_0, j_1} \ge 1/2 \text{ (if } a_1 > 1)",
     "deng2023 Appendix E.1.1, Lemma E.1 Part 3a", _e1_3a, a=a_values(1.0, exclude_lo=True),
     a_range=(math.nextafter(1.0, 2.0), 100.0),
     extra={"a1": "a1 in (1, 100] (the part's own condition a1 > 1), values just above 1 included; for d = 3 the "
                  "slack is ~1/(2n) in log f_exp: near-ties are decided in mpmath"})
 lemma_e_1_part_3b = _section_e_claim(
     "deng2023/lemma-e.1/part-3b",
-    r"j_0 = j_3, j_1 \ne j_3: f_{exp}(\mathsf{A}, x)_{j_0, j_1} \le 1/n^{1 - b^2}",
+    r"j_0 = j_3, j_1 \ne j_3: f_{\mathrm{exp}}(\mathsf{A}, x)_{j_0, j_1} \le 1/n^{1 - b^2}",
     "deng2023 Appendix E.1.1, Lemma E.1 Part 3b", _e1_3b)
 
 
@@ -437,11 +437,11 @@ def _part_4_statement(u, count_tex, bound_tex):
 def _part_4_claims(suffix, exponent, need, bound_tex, count_tex, sub_bullet, example):
     """Part 4 as printed (u_exp) with its erratum, and corrected to f_exp."""
     corrected = _section_e_claim(
-        f"deng2023/lemma-e.1/part-4-{suffix}-corrected", _part_4_statement("f_{exp}", count_tex, bound_tex),
+        f"deng2023/lemma-e.1/part-4-{suffix}-corrected", _part_4_statement(r"f_{\mathrm{exp}}", count_tex, bound_tex),
         f"deng2023 Appendix E.1.1, Lemma E.1 Part 4 ({sub_bullet}), corrected to f_exp as in its proof",
         _counts_below(log_f_exp, exponent, need), counts=True, extra={"part 4": PART_4})
     stated = _section_e_claim(
-        f"deng2023/lemma-e.1/part-4-{suffix}", _part_4_statement("u_{exp}", count_tex, bound_tex),
+        f"deng2023/lemma-e.1/part-4-{suffix}", _part_4_statement(r"u_{\mathrm{exp}}", count_tex, bound_tex),
         f"deng2023 Appendix E.1.1, Lemma E.1 Part 4 ({sub_bullet})", _counts_below(log_u_exp, exponent, need),
         counts=True, extra={"part 4": PART_4},
         erratum=Erratum(corrected.id,
@@ -523,32 +523,32 @@ def _e2_erratum_pair(part, statement, check, where, finding):
 
 lemma_e_2_part_1 = _e2_claim(
     "part-1",
-    r"QK^\top = \mathbf{1}_{d \times d}, V = I_d: c_{exp}(\mathsf{A}, x)_{j_3, 1} \ge \frac{1}{2} a_1 \sqrt{\log n}",
+    r"QK^\top = \mathbf{1}_{d \times d}, V = I_d: c_{\mathrm{exp}}(\mathsf{A}, x)_{j_3, 1} \ge \frac{1}{2} a_1 \sqrt{\log n}",
     _e2_1, "Part 1")
 lemma_e_2_part_2_one = _e2_claim(
     "part-2-one",
     r"QK^\top = \mathbf{1}_{d \times d}, V = I_d: \text{for one } i_0 \in \{2, \dots, d-1\}: "
-    r"c_{exp}(\mathsf{A}, x)_{j_3, i_0} \ge \frac{1}{2} b \sqrt{\log n}",
+    r"c_{\mathrm{exp}}(\mathsf{A}, x)_{j_3, i_0} \ge \frac{1}{2} b \sqrt{\log n}",
     _e2_2_one, "Part 2 (first sub-bullet)",
     extra={"the one i0": "the column of j3's residue (the proof: '(A3 V)_{i0}'s j3 coordinate is 1'); 'only one' "
                          "read as 'at least one' (lenient)"})
 lemma_e_2_part_2_rest = _e2_claim(
     "part-2-rest",
     r"QK^\top = \mathbf{1}_{d \times d}, V = I_d: \text{for the rest of } i_0 \in \{2, \dots, d-1\}: "
-    r"c_{exp}(\mathsf{A}, x)_{j_3, i_0} \le \frac{t}{n^{1 - b^2}} b \sqrt{\log n}",
+    r"c_{\mathrm{exp}}(\mathsf{A}, x)_{j_3, i_0} \le \frac{t}{n^{1 - b^2}} b \sqrt{\log n}",
     _e2_2_rest, "Part 2 (second sub-bullet)", k_min=2,
     extra={"the rest": "the identity columns other than j3's residue; d >= 4 (for d = 3 there is no other i0)"})
 lemma_e_2_part_3 = _e2_claim(
-    "part-3", r"QK^\top = \mathbf{1}_{d \times d}, V = I_d: c_{exp}(\mathsf{A}, x)_{j_3, d} = c \sqrt{\log n}",
+    "part-3", r"QK^\top = \mathbf{1}_{d \times d}, V = I_d: c_{\mathrm{exp}}(\mathsf{A}, x)_{j_3, d} = c \sqrt{\log n}",
     _e2_last(J3), "Part 3", kind="identity")
 lemma_e_2_part_6 = _e2_claim(
     "part-6",
-    r"QK^\top = \mathbf{1}_{d \times d}, V = I_d, j_0 \ne j_3: c_{exp}(\mathsf{A}, x)_{j_0, d} = c \sqrt{\log n}",
+    r"QK^\top = \mathbf{1}_{d \times d}, V = I_d, j_0 \ne j_3: c_{\mathrm{exp}}(\mathsf{A}, x)_{j_0, d} = c \sqrt{\log n}",
     _e2_last(NOT_J3), "Part 6", kind="identity")
 lemma_e_2_part_4, lemma_e_2_part_4_corrected = _e2_erratum_pair(
     "part-4",
     r"QK^\top = \mathbf{1}_{d \times d}, V = I_d, j_0 \ne j_3: "
-    r"c_{exp}(\mathsf{A}, x)_{j_0, 1} \le \frac{1}{n^{1 - b^2}} a_1 \sqrt{\log n}",
+    r"c_{\mathrm{exp}}(\mathsf{A}, x)_{j_0, 1} \le \frac{1}{n^{1 - b^2}} a_1 \sqrt{\log n}",
     _e2_4, "Part 4",
     "With QK^T = 1_{d x d} the score of (j0, j3) exceeds that of (j0, j1 != j3) by (b + c) a1 log n, so "
     "f_exp(j0, j3) = n^{(b+c) a1} / (n^{(b+c) a1} + n - 1) >= 1/2 for a1 >= 1 and c_exp(j0, 1) = f_exp(j0, j3) a1 "
@@ -559,7 +559,7 @@ lemma_e_2_part_4, lemma_e_2_part_4_corrected = _e2_erratum_pair(
 lemma_e_2_part_5, lemma_e_2_part_5_corrected = _e2_erratum_pair(
     "part-5",
     r"QK^\top = \mathbf{1}_{d \times d}, V = I_d, j_0 \ne j_3, i_0 \in \{2, \dots, d-1\}: "
-    r"c_{exp}(\mathsf{A}, x)_{j_0, i_0} \le \frac{t}{n^{1 - b^2}} b \sqrt{\log n}",
+    r"c_{\mathrm{exp}}(\mathsf{A}, x)_{j_0, i_0} \le \frac{t}{n^{1 - b^2}} b \sqrt{\log n}",
     _e2_5, "Part 5",
     "With QK^T = 1_{d x d} row j0 != j3 puts weight f_exp(j0, j3) >= 1/2 (a1 >= 1) on j3, so the column of j3's "
     "residue gets c_exp >= b sqrt(log n) / 2, above t b sqrt(log n) / n^{1-b^2} = b sqrt(log n) n^{b^2} / (d - 2) as "
@@ -593,7 +593,7 @@ E3_EXACT_PATH = {profile: sorted(set(points) | {10**18, 10**24, 10**30, 10**40})
 
 @claim(
     "deng2023/lemma-e.3/part-1", kind="probabilistic", source="deng2023 Appendix E.1.3, Lemma E.3 Part 1",
-    statement=r"j_0 = j_3: \Pr_\sigma[\langle c_{exp}(\mathsf{A}, x)_{j_0}, \sigma \rangle \ge (c + 0.1)\sqrt{\log n}] "
+    statement=r"j_0 = j_3: \Pr_\sigma[\langle c_{\mathrm{exp}}(\mathsf{A}, x)_{j_0}, \sigma \rangle \ge (c + 0.1)\sqrt{\log n}] "
               r"\ge 1/10",
     domain=lambda N: scaled_case(N, E3_A, E3_B), sample=_signs, probability=0.1, path=SCALED, eventually=True,
     reading=Reading(shared=E3_SHARED, unchecked=(A1_OVER_100,), notes=dict(E3_COMMON, sigma="sigma uniform in {-1, 1}^d")),
@@ -604,7 +604,7 @@ def lemma_e_3_part_1(case, S, xp):
 
 @claim(
     "deng2023/lemma-e.3/part-2", kind="inequality", source="deng2023 Appendix E.1.3, Lemma E.3 Part 2",
-    statement=r"j_0 \ne j_3: \Pr_\sigma[\langle c_{exp}(\mathsf{A}, x)_{j_0}, \sigma \rangle < (c + 0.1)\sqrt{\log n}] "
+    statement=r"j_0 \ne j_3: \Pr_\sigma[\langle c_{\mathrm{exp}}(\mathsf{A}, x)_{j_0}, \sigma \rangle < (c + 0.1)\sqrt{\log n}] "
               r"\ge 1 - \delta/\mathrm{poly}(n)",
     domain=lambda N: scaled_case(N, E3_A, E3_B, j0=("same-residue", "other-residue"), with_delta=True),
     path=E3_EXACT_PATH, eventually=True, cost="normal", certify=EXACT_LAW,
@@ -621,7 +621,7 @@ def lemma_e_3_part_2(case, xp):
     "deng2023/theorem-e.4/main", kind="asymptotic", source="deng2023 Appendix E.1.4, Theorem E.4",
     statement=r"a_1 \ge 1, b^2 + c^2 = 1, b \in (0, 0.2), d \in [\omega(n^{2b^2 + 0.02}), n], "
               r"\tau = (c + 0.1)\sqrt{\log n}, m = O(\log(n/\delta)), QK^\top = I_d, A \in \mathcal{D}_1: "
-              r"F_{exp}(A_1, A_2, A_3) > 0 "
+              r"F_{\mathrm{exp}}(A_1, A_2, A_3) > 0 "
               r"\text{ w.p. } 1 - \delta/\mathrm{poly}(n)",
     domain=lambda N: scaled_case(N, a_values(1.0), (0.0, 0.2), with_delta=True),
     sample=_columns, probability=lambda c: 1.0 - c.delta, path=SCALED,

@@ -529,8 +529,8 @@ lemma_f4_part_2_corrected = _sign_claim(
 
 def _theorem(label, network, relation):
     return (rf"d \in [\omega(n^{{0.02}}), n], \tau = 0.9, m = O(\log(n/\delta)), \{{A_1,A_2,A_3\}} \in "
-            rf"{DATASET[label]}, F_{{{network}}} = \phi(\sum_{{j_0}} \sum_{{j_1}} \phi_\tau(\langle "
-            rf"c_{{{network}}}(\mathsf{{A}},x), y_{{j_1}}\rangle)): \Pr[F_{{{network}}}(A_1,A_2,A_3) {relation}] "
+            rf"{DATASET[label]}, F_{{\mathrm{{{network}}}}} = \phi(\sum_{{j_0}} \sum_{{j_1}} \phi_\tau(\langle "
+            rf"c_{{\mathrm{{{network}}}}}(\mathsf{{A}},x), y_{{j_1}}\rangle)): \Pr[F_{{\mathrm{{{network}}}}}(A_1,A_2,A_3) {relation}] "
             rf"\ge 1 - \delta/\mathrm{{poly}}(n)")
 
 

@@ -249,10 +249,10 @@ def _reading(label, X, extra):
     return out
 
 
-LOG_F = r"\log f_{exp}(\mathsf{A},x)_{j_0,j_1}"
-F_LIN = r"f_{lin}(\mathsf{A},x)_{j_0,j_1}"
-U_EXP = lambda e: r"u_{exp}(\mathsf{A},x)_{j_0,j_1} = " + (f"n^{{{e}}}" if e != "1" else "n")  # noqa: E731
-U_LIN = lambda e: r"u_{lin}(\mathsf{A},x)_{j_0,j_1} = " + (e + " " if e != "1" else "") + r"\log n"  # noqa: E731
+LOG_F = r"\log f_{\mathrm{exp}}(\mathsf{A},x)_{j_0,j_1}"
+F_LIN = r"f_{\mathrm{lin}}(\mathsf{A},x)_{j_0,j_1}"
+U_EXP = lambda e: r"u_{\mathrm{exp}}(\mathsf{A},x)_{j_0,j_1} = " + (f"n^{{{e}}}" if e != "1" else "n")  # noqa: E731
+U_LIN = lambda e: r"u_{\mathrm{lin}}(\mathsf{A},x)_{j_0,j_1} = " + (e + " " if e != "1" else "") + r"\log n"  # noqa: E731
 
 
 def _u_parts(quantity, form):
@@ -335,8 +335,8 @@ _lemma("lemma-d.14", _u_parts(sa.u_lin, U_LIN) + LIN_F[:3] + [LIN_F[3] + (2,)],
                                      " > 1/n iff (n - t) b^2 > 0: every d >= 4."},
        corrected={"prefix": D0_ONES + r" \text{ (corrected)}", "X": "ones"})
 
-C_EXP = r"c_{exp}(\mathsf{A},x)_{j_0,i_0}"
-C_LIN = r"c_{lin}(\mathsf{A},x)_{j_0,i_0}"
+C_EXP = r"c_{\mathrm{exp}}(\mathsf{A},x)_{j_0,i_0}"
+C_LIN = r"c_{\mathrm{lin}}(\mathsf{A},x)_{j_0,i_0}"
 C_READING = {"entries": C_ENTRIES, "V": V_EYE, "identities": IDENTITY}
 def C_SPARSE_REST(v):
     return (v.t / v.n * v.b * v.s)  # (t/n) b sqrt(log n)
@@ -424,7 +424,7 @@ EVENT_TEX = {">=": r"\ge", "<": "<"}
 
 
 def _sign_statement(prefix, attention, j0, event, probability):
-    inner = rf"\langle c_{{{attention}}}(\mathsf{{A}},x)_{{j_0}}, \sigma\rangle"
+    inner = rf"\langle c_{{\mathrm{{{attention}}}}}(\mathsf{{A}},x)_{{j_0}}, \sigma\rangle"
     inner = rf"|{inner}| <" if event == "|<|" else f"{inner} {EVENT_TEX[event]}"
     where = "j_0 = j_3" if j0 is False else r"j_0 \ne j_3"
     return rf"{prefix}:\ {where}:\ \Pr_{{\sigma \in \{{\pm 1\}}^d}}[{inner} (c+0.1)\sqrt{{\log n}}] \ge {probability}"
@@ -570,8 +570,8 @@ def _theorem(d, label, event):
     return THEOREM.replace("<d>", d).replace("<label>", str(label)) + event
 
 
-F_DEF = {"exp": r"F_{exp} = \phi(\sum_{j_0}\sum_{l} \phi_\tau(\langle c_{exp}(\mathsf{A},x)_{j_0}, y_l\rangle))",
-         "lin": r"F_{lin} = \phi(\sum_{j_0}\sum_{l} \phi_\tau(\langle c_{lin}(\mathsf{A},x)_{j_0}, y_l\rangle))"}
+F_DEF = {"exp": r"F_{\mathrm{exp}} = \phi(\sum_{j_0}\sum_{l} \phi_\tau(\langle c_{\mathrm{exp}}(\mathsf{A},x)_{j_0}, y_l\rangle))",
+         "lin": r"F_{\mathrm{lin}} = \phi(\sum_{j_0}\sum_{l} \phi_\tau(\langle c_{\mathrm{lin}}(\mathsf{A},x)_{j_0}, y_l\rangle))"}
 D9_NOTE = (
     "Theorem D.9 is stated 'for any {A1, A2, A3} from D_1', contradicting Theorem D.5 (F_exp > 0 on D_1 w.h.p.); "
     "Section D.3 is 'Dataset 0 with F_exp', its hypothesis d = omega(n^{4 a0 + 0.02}) carries a0 and the proof "
@@ -581,25 +581,25 @@ D9_NOTE = (
 
 _publish(
     _network_claim("deng2023/theorem-d.5/main", label=1, events=[("exp", "> 0")], m_rule=sas.m_fire,
-                   statement=_theorem("0.02", 1, r"F_{exp}(A_1,A_2,A_3) > 0,\ x = 1_{d^2},\ "
+                   statement=_theorem("0.02", 1, r"F_{\mathrm{exp}}(A_1,A_2,A_3) > 0,\ x = 1_{d^2},\ "
                                             + F_DEF["exp"]),
                    reading=_network_reading(M_FIRE, {
                        "x, V": "x = 1_{d^2} as the theorem states; V = I_d as in the lemmas its proof cites",
                        "index": "the display's c_exp(A, x) (no j0) read as c_exp(A, x)_{j0}"})),
     _network_claim("deng2023/theorem-d.9/main", label=1, events=[("exp", "= 0")], m_rule=m_smallest,
-                   statement=_theorem("4a_0+0.02", "1 \\text{ (as printed)}", r"F_{exp}(A_1,A_2,A_3) = 0"),
+                   statement=_theorem("4a_0+0.02", "1 \\text{ (as printed)}", r"F_{\mathrm{exp}}(A_1,A_2,A_3) = 0"),
                    reading=_network_reading(M_ZERO, {
                        "a0": "the hypothesis' a0 is D_0's (D_1 has none): d = n^beta = omega(n^{4 a0 + 0.02}) "
                              "for every a0 < (beta - 0.02)/4, so every beta of the path qualifies"}),
                    erratum=Erratum("deng2023/theorem-d.9/main-corrected", D9_NOTE)),
     _network_claim("deng2023/theorem-d.9/main-corrected", label=0, events=[("exp", "= 0")], m_rule=m_smallest,
-                   statement=_theorem("4a_0+0.02", "0 \\text{ (corrected)}", r"F_{exp}(A_1,A_2,A_3) = 0"),
+                   statement=_theorem("4a_0+0.02", "0 \\text{ (corrected)}", r"F_{\mathrm{exp}}(A_1,A_2,A_3) = 0"),
                    reading=_network_reading(M_ZERO)),
     _network_claim("deng2023/theorem-d.13/main", label=1, events=[("lin", "= 0")], m_rule=m_smallest,
-                   statement=_theorem("0.02", 1, r"F_{lin}(A_1,A_2,A_3) = 0"),
+                   statement=_theorem("0.02", 1, r"F_{\mathrm{lin}}(A_1,A_2,A_3) = 0"),
                    reading=_network_reading(M_ZERO)),
     _network_claim("deng2023/theorem-d.17/main", label=0, events=[("lin", "= 0")], m_rule=m_smallest,
-                   statement=_theorem("0.02", 0, r"F_{lin}(A_1,A_2,A_3) = 0 \text{ (with } "
+                   statement=_theorem("0.02", 0, r"F_{\mathrm{lin}}(A_1,A_2,A_3) = 0 \text{ (with } "
                                             + F_DEF["exp"] + r" \text{ displayed)}"),
                    reading=_network_reading(M_ZERO, {"conclusion": (
                        "the theorem displays the definition of F_exp but concludes F_lin(A1, A2, A3) = 0 (Section "
@@ -621,20 +621,20 @@ T62_1_NOTE = (
 
 _publish(
     _network_claim("deng2023/theorem-6.2/part-1", label=1, events=[("exp", "> 0"), ("exp", "= 0")], m_rule=sas.m_fire,
-                   statement=T62.replace("{label}", "1") + r"F_{exp}(A_1) > 0,\ F_{exp}(A_1) = 0",
+                   statement=T62.replace("{label}", "1") + r"F_{\mathrm{exp}}(A_1) > 0,\ F_{\mathrm{exp}}(A_1) = 0",
                    reading=_network_reading(M_NETWORK, T62_READING),
                    erratum=Erratum("deng2023/theorem-6.2/part-1-corrected", T62_1_NOTE)),
     _network_claim("deng2023/theorem-6.2/part-1-corrected", label=1, events=[("exp", "> 0"), ("lin", "= 0")],
-                   m_rule=sas.m_fire, statement=T62.replace("{label}", "1") + r"F_{exp}(A_1) > 0,\ F_{lin}(A_1) = 0"
+                   m_rule=sas.m_fire, statement=T62.replace("{label}", "1") + r"F_{\mathrm{exp}}(A_1) > 0,\ F_{\mathrm{lin}}(A_1) = 0"
                    r" \text{ (corrected)}", reading=_network_reading(M_NETWORK, T62_READING)),
     _network_claim("deng2023/theorem-6.2/part-2", label=0, events=[("lin", "= 0"), ("lin", "= 0")], m_rule=sas.m_fire,
-                   statement=T62.replace("{label}", "0") + r"F_{lin}(A_1) = 0,\ F_{lin}(A_1) = 0",
+                   statement=T62.replace("{label}", "0") + r"F_{\mathrm{lin}}(A_1) = 0,\ F_{\mathrm{lin}}(A_1) = 0",
                    reading=_network_reading(M_NETWORK, dict(T62_READING, duplicate=(
                        "the D_0 display repeats F_lin(A1) = 0; as printed it is Theorem D.17's statement and is "
                        "checked so; its evident reading (F_exp(A1) = 0 and F_lin(A1) = 0, Theorems D.9 and D.17) "
                        "is deng2023/theorem-6.2/part-2-evident")))),
     _network_claim("deng2023/theorem-6.2/part-2-evident", label=0, events=[("exp", "= 0"), ("lin", "= 0")],
-                   m_rule=sas.m_fire, statement=T62.replace("{label}", "0") + r"F_{exp}(A_1) = 0,\ F_{lin}(A_1) = 0"
+                   m_rule=sas.m_fire, statement=T62.replace("{label}", "0") + r"F_{\mathrm{exp}}(A_1) = 0,\ F_{\mathrm{lin}}(A_1) = 0"
                    r" \text{ (evident reading of the duplicated display)}",
                    reading=_network_reading(M_NETWORK, T62_READING)),
 )
@@ -649,10 +649,10 @@ def _pair_columns(case, rng, size):
 
 @claim("deng2023/theorem-1.1/main", kind="probabilistic",
        source="deng2023 Section 1.1, Theorem 1.1 (informal of Section D)",
-       statement=r"\exists D_0, D_1 \subset \mathbb{R}^{n\times d}, F_{exp}, F_{lin}: \text{w.h.p. over the weights, } "
-                 r"F_{exp} \text{ distinguishes } D_0, D_1 \text{ and } F_{lin} \text{ does not; checked as } "
-                 r"F_{exp}(A^{(1)}) > 0 \wedge F_{exp}(A^{(0)}) = 0 \wedge F_{lin}(A^{(1)}) = 0 "
-                 r"\wedge F_{lin}(A^{(0)}) = 0",
+       statement=r"\exists D_0, D_1 \subset \mathbb{R}^{n\times d}, F_{\mathrm{exp}}, F_{\mathrm{lin}}: \text{w.h.p. over the weights, } "
+                 r"F_{\mathrm{exp}} \text{ distinguishes } D_0, D_1 \text{ and } F_{\mathrm{lin}} \text{ does not; checked as } "
+                 r"F_{\mathrm{exp}}(A^{(1)}) > 0 \wedge F_{\mathrm{exp}}(A^{(0)}) = 0 \wedge F_{\mathrm{lin}}(A^{(1)}) = 0 "
+                 r"\wedge F_{\mathrm{lin}}(A^{(0)}) = 0",
        domain=lambda pt: sas.pair_case(pt["n"], widths=sas.beta_width(pt["beta"]),
                                        a0=sas.a0_below_beta(pt["beta"]), a1=sas.a1_growing(pt["n"])),
        sample=_pair_columns, probability=lambda c: max(0.0, 1.0 - 4.0 * c.delta), path=BETA_PATH, eventually=True,

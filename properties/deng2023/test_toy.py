@@ -53,7 +53,7 @@ def _hoeffding_draws(case, rng, size):
 
 @claim(
     "deng2023/lemma-3.1/main", kind="probabilistic", source="deng2023 Section 3.1, Lemma 3.1 (Hoeffding)",
-    statement=r"X_i independent in [a_i, b_i], X = \sum_i X_i: "
+    statement=r"X_i \text{ independent in } [a_i, b_i],\ X = \sum_i X_i: "
               r"\Pr[|X - E[X]| \ge t] \le 2\exp(-2t^2 / \sum_i (b_i - a_i)^2)",
     domain=hoeffding_case(),
     sample=_hoeffding_draws,
@@ -84,7 +84,7 @@ def _matrices(lo, hi):
 
 @claim(
     "deng2023/definition-3.3/normalized", kind="identity", source="deng2023 Section 3.2, Definition 3.3",
-    statement=r"\sum_i f_{exp}(A, x)_i = 1",
+    statement=r"\sum_i f_{\mathrm{exp}}(A, x)_i = 1",
     domain=_matrices(-100.0, 100.0),
     reading=Reading(notes={"inputs": "general A (n x d, n <= 8, d <= 4) and x with entries in [-100, 100], so Ax "
                               "reaches +-40000 where exp overflows: f_exp is evaluated in log domain",
@@ -98,7 +98,7 @@ def definition_3_3(case, xp):
 
 @claim(
     "deng2023/definition-3.2/normalized", kind="identity", source="deng2023 Section 3.2, Definition 3.2",
-    statement=r"\sum_i f_{lin}(A, x)_i = 1 \text{ whenever } \alpha_{lin}(A, x) \ne 0",
+    statement=r"\sum_i f_{\mathrm{lin}}(A, x)_i = 1 \text{ whenever } \alpha_{\mathrm{lin}}(A, x) \ne 0",
     domain=_matrices(0.0, 100.0).filter(lambda c: np.sum(c[0] @ c[1]) > 0),
     reading=Reading(notes={"inputs": "A, x with entries in [0, 100] and alpha_lin > 0 (f_lin is undefined at "
                               "alpha_lin = 0; signed entries make the sum ill-conditioned, which would test "
@@ -133,17 +133,17 @@ def _growth_claim(cid, label, f, bound, statement, proof_rate):
 
 lemma_4_1_part_1 = _growth_claim(
     "deng2023/lemma-4.1/part-1", 0, toy.f_lin_grouped, lambda c: math.sqrt(c.L / c.n),
-    ("Lemma 4.1 Part 1", r"A \in D_0: \Pr_\sigma[|\sum_i f_{lin}(A,x)_i \sigma_i| \le C \sqrt{\log(n/\delta)}/\sqrt{n}] "
+    ("Lemma 4.1 Part 1", r"A \in D_0: \Pr_\sigma[|\sum_i f_{\mathrm{lin}}(A,x)_i \sigma_i| \le C \sqrt{\log(n/\delta)}/\sqrt{n}] "
                          r"\ge 1 - \delta/\mathrm{poly}(n)"),
     "the proof bounds |f_lin(A,x)_i| <= 2/n and applies Hoeffding")
 lemma_4_1_part_2 = _growth_claim(
     "deng2023/lemma-4.1/part-2", 0, toy.f_exp_grouped, lambda c: math.sqrt(c.L) / c.n ** 0.1,
-    ("Lemma 4.1 Part 2", r"A \in D_0: \Pr_\sigma[|\sum_i f_{exp}(A,x)_i \sigma_i| \le C \sqrt{\log(n/\delta)}/n^{0.1}] "
+    ("Lemma 4.1 Part 2", r"A \in D_0: \Pr_\sigma[|\sum_i f_{\mathrm{exp}}(A,x)_i \sigma_i| \le C \sqrt{\log(n/\delta)}/n^{0.1}] "
                          r"\ge 1 - \delta/\mathrm{poly}(n)"),
     "the proof bounds |f_exp(A,x)_i| <= n^{-0.6} and applies Hoeffding")
 lemma_4_2_part_1 = _growth_claim(
     "deng2023/lemma-4.2/part-1", 1, toy.f_lin_grouped, lambda c: math.sqrt(c.L / c.n),
-    ("Lemma 4.2 Part 1", r"A \in D_1: \Pr_\sigma[|\sum_i f_{lin}(A,x)_i \sigma_i| \le C \sqrt{\log(n/\delta)/n}] "
+    ("Lemma 4.2 Part 1", r"A \in D_1: \Pr_\sigma[|\sum_i f_{\mathrm{lin}}(A,x)_i \sigma_i| \le C \sqrt{\log(n/\delta)/n}] "
                          r"\ge 1 - \delta/\mathrm{poly}(n)"),
     "the proof bounds |f_lin(A,x)_i| <= 4/(n+3) and applies Hoeffding")
 
@@ -157,7 +157,7 @@ D1_COMMON = {"spike": "the D_1 spike 4 log n at one index",
 
 @claim(
     "deng2023/lemma-4.2/part-2", kind="inequality", source="deng2023 Section 4, Lemma 4.2 Part 2",
-    statement=r"A \in D_1: \Pr_\sigma[|\sum_i f_{exp}(A,x)_i \sigma_i| \ge 1/4] \ge 1",
+    statement=r"A \in D_1: \Pr_\sigma[|\sum_i f_{\mathrm{exp}}(A,x)_i \sigma_i| \ge 1/4] \ge 1",
     domain=lambda n: toy_case(n, 1), path=SMALL_TO_HUGE,
     reading=Reading(shared=D1_SHARED, notes=dict(D1_COMMON, probability=(
         "'Pr >= 1' is a for-all over the 2^n sign vectors (docs/design.md: 'with probability 1' is a for all), decided "
@@ -174,7 +174,7 @@ def _sign_claim(suffix, sign, word):
     @claim(
         f"deng2023/lemma-4.2/part-3-{suffix}", kind="probabilistic", relation="==", probability=0.5,
         source="deng2023 Section 4, Lemma 4.2 Part 3",
-        statement=rf"A \in D_1: \Pr[\sum_i f_{{exp}}(A,x)_i \sigma_i {word} 0] = 1/2",
+        statement=rf"A \in D_1: \Pr[\sum_i f_{{\mathrm{{exp}}}}(A,x)_i \sigma_i {word} 0] = 1/2",
         domain=lambda n: toy_case(n, 1), sample=signs, path=SMALL_TO_HUGE,
         reading=Reading(shared=D1_SHARED, notes=dict(D1_COMMON, parts="Part 3 states two equalities; -pos is '> 0', -neg is '< 0'",
                             probability="equality: refuted when 1/2 leaves the exact two-sided interval")),
@@ -214,11 +214,11 @@ def _network_claim(cid, label, f, want_zero, statement, tau, m_rule, readings, n
 
 lemma_5_1 = _network_claim(
     "deng2023/lemma-5.1/main", 0, toy.f_exp_grouped, True,
-    r"A \in D_0: F_{exp}(A) = 0 \text{ with probability at least } 1 - \delta/\mathrm{poly}(n)",
+    r"A \in D_0: F_{\mathrm{exp}}(A) = 0 \text{ with probability at least } 1 - \delta/\mathrm{poly}(n)",
     TAU_QUARTER, m_smallest, (TOY_TAU, M_ZERO), {}, "deng2023 Section 5.1, Lemma 5.1")
 lemma_5_2 = _network_claim(
     "deng2023/lemma-5.2/main", 1, toy.f_exp_grouped, False,
-    r"A \in D_1: F_{exp}(A) > 0 \text{ with probability at least } 1 - \delta/\mathrm{poly}(n)",
+    r"A \in D_1: F_{\mathrm{exp}}(A) > 0 \text{ with probability at least } 1 - \delta/\mathrm{poly}(n)",
     TAU_BELOW_QUARTER, m_large, (M_POSITIVE,),
     {"tau": "every tau in (0, 1/4]: the proof's step needs tau below the 1/4 of Lemma 4.2 Part 2",
      "m": "the failure probability 2^-m falls with C; with C close to 1 the claim fails at n = 2 for delta < 1/64 "
@@ -226,9 +226,9 @@ lemma_5_2 = _network_claim(
     "deng2023 Section 5.1, Lemma 5.2")
 lemma_5_3 = _network_claim(
     "deng2023/lemma-5.3/main", 0, toy.f_lin_grouped, True,
-    r"A \in D_0: F_{lin}(A) = 0 \text{ with probability at least } 1 - \delta/\mathrm{poly}(n)",
+    r"A \in D_0: F_{\mathrm{lin}}(A) = 0 \text{ with probability at least } 1 - \delta/\mathrm{poly}(n)",
     TAU_QUARTER, m_smallest, (TOY_TAU, M_ZERO), {}, "deng2023 Section 5.2, Lemma 5.3")
 lemma_5_4 = _network_claim(
     "deng2023/lemma-5.4/main", 1, toy.f_lin_grouped, True,
-    r"A \in D_1: F_{lin}(A) = 0 \text{ with probability at least } 1 - \delta/\mathrm{poly}(n)",
+    r"A \in D_1: F_{\mathrm{lin}}(A) = 0 \text{ with probability at least } 1 - \delta/\mathrm{poly}(n)",
     TAU_QUARTER, m_smallest, (TOY_TAU, M_ZERO), {}, "deng2023 Section 5.2, Lemma 5.4")

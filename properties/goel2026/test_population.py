@@ -261,7 +261,7 @@ def _start_case(**v):
 
 @claim(
     "goel2026/theorem-1/part-2-argmin", kind="inequality", source=f"{PAPER}, Theorem 1 (2)",
-    statement=r"rg\min F=\mathcal M:\ 	ext{a minimisation of }F	ext{ that reaches }F^*	ext{ ends on }\mathcal M",
+    statement=r"\arg\min F = \mathcal M:\ \text{a minimisation of } F \text{ that reaches } F^* \text{ ends on } \mathcal M",
     space=Space(build=_start_case, **ss.problem_params(d_max=3), scale=Real(0.01, 3.0, log=True)),
     cost="normal",
     certify=cert.MINIMISER,

@@ -73,24 +73,29 @@ def test_unchecked_parts_are_shown_on_the_claim_and_counted_per_paper(tmp_path):
     def reading(*parts):
         return Reading(unchecked=[Unchecked(p, r) for p, r in parts]).to_json()
 
-    keyed = _rec("p/lemma-1.1/main", reading=reading(("p > 6", "not drawn")))
+    keyed = _rec("p/lemma-1.1/main", reading=reading(("p > 6", "not drawn"), ("p < 1.1", "not drawn")))
     inline = _rec("p/lemma-1.2/main", reading=reading(("a0 < 1e-12", "out of float range"), ("n > 10^18", "beyond the path")))
     plain = _rec("p/lemma-1.3/main")
     refuted = _rec("p/lemma-1.4/main", "REFUTED", reading=reading(("n > 10^9", "beyond the path")))
     recs = [keyed, inline, plain, refuted]
-    assert [[p["part"] for p in g.unchecked(r)] for r in recs] == [["p > 6"], ["a0 < 1e-12", "n > 10^18"], [],
+    assert [[p["part"] for p in g.unchecked(r)] for r in recs] == [["p > 6", "p < 1.1"], ["a0 < 1e-12", "n > 10^18"], [],
                                                                    ["n > 10^9"]]
     assert g.scope_text(recs).startswith("2 of the 3 HOLDS and CERTIFIED claims")  # a REFUTED is not counted
-    assert "(parts by reason: beyond the path 1, not drawn 1, out of float range 1)" in g.scope_text(recs)
+    # claims by reason, in Reason's order: a claim with two parts of one reason counts once, with two reasons twice
+    assert "(claims by reason: out of float range 1, beyond the path 1, not drawn 1)" in g.scope_text(recs)
+    assert {k: [r["id"] for r in v] for k, v in g.scope_by_reason(recs).items()} == {
+        "out of float range": [inline["id"]], "beyond the path": [inline["id"]], "not drawn": [keyed["id"]]}
     doc = {"schema": "attncheck-results/2", "generated": "now", "versions": {}, "seeds": {"profile": "quick",
                                                                                           "master": 0},
            "claims": recs}
     page = report_html.paper_page("p", recs, doc, None, tmp_path)
     cards = {r["id"]: page[page.index(f"id='{r['id']}'"):] for r in recs}
-    assert "Unchecked (1 part: not drawn)" in cards[keyed["id"]].split("</article>")[0]
+    assert "Unchecked (2 parts: not drawn)" in cards[keyed["id"]].split("</article>")[0]
     assert "Unchecked (2 parts: beyond the path, out of float range)" in cards[inline["id"]].split("</article>")[0]
     assert "Unchecked" not in cards[plain["id"]].split("</article>")[0]
-    assert "Scope: 2 of the 3 HOLDS" in page
+    assert "<b>Scope.</b> 2 of the 3 HOLDS" in page
+    scope = page[page.index("<b>Scope.</b>"):page.index("id='toc'")]
+    assert "<summary>1 claim</summary><a href='#p/lemma-1.1/main'>" in scope  # the "not drawn" ones are named
     assert "- p: 2 of the 3 HOLDS" in report_md.summary(doc, None)
 
 
@@ -117,6 +122,7 @@ def test_the_index_and_summary_name_failing_and_undecided_claims_and_say_columns
 def test_committed_report_renders_short_summary_and_pages(tmp_path):
     from pathlib import Path
 
+    from attncheck.report import groups as g
     from attncheck.report import html as report_html
     from attncheck.report import md as report_md
 
@@ -130,8 +136,11 @@ def test_committed_report_renders_short_summary_and_pages(tmp_path):
     assert page.count("<article class='claim'") == len(doc["claims"])
     assert page.count("<math") >= len(doc["claims"])
     assert "<script src" not in page and "src='http" not in page and "href='http" not in page  # no network
-    assert page.index("id='headline'") < page.index("id='errata'") < page.index("id='claims'")
+    assert page.index("id='headline'") < page.index("id='toc'") < page.index("id='claims'") < page.index("id='errata'")
     assert "id='deng2023/lemma-d.4/part-2'" in page and "id='errata/deng2023/lemma-d.4'" in page
+    for paper, recs in g.by_paper(doc["claims"]).items():  # no word of a statement set in math-italic letters
+        words = report_html.italic_words(report_html.paper_page(paper, recs, doc, exps, reports))
+        assert words == [], f"{paper}.html: {words[:5]}"
 
 
 def test_deterministic_figures_have_few_symlog_labels_and_refuted_markers(tmp_path):
@@ -215,3 +224,20 @@ def test_expectation_records_render_with_their_mean_and_figure(tmp_path):
     line = labels.key_evidence(rec)
     assert line.startswith("worst mean -") and "vs E <= 0 (multiplicity-adjusted [" in line
     assert labels.table([rec])[-1].endswith("; expectation HOLDS: 1 confirmed, 0 not refuted")
+
+
+def test_certification_says_which_profile_certifies():
+    """A quick report's deep-only certifications are counted as not run there, with the profile that runs them,
+    so that "0 of 2 CERTIFIED" does not read as a failure; a deep report's certified claims count as such."""
+    from attncheck.report import groups as g
+
+    def rec(cid, verdict, cert):
+        return _rec(cid, verdict, evidence={"cases": 3, "replay": "x", "certification": cert})
+
+    quick = [rec("p/lemma-1/a", "HOLDS", {"status": "not run", "reason": "runs in profile(s) deep"}),
+             rec("p/lemma-1/b", "HOLDS", {"status": "not run", "reason": "runs in profile(s) deep"})]
+    assert g.certification_text(quick).startswith(
+        "0 of 2 eligible deterministic claims CERTIFIED; 2 not run here: certification runs in the profile(s) deep")
+    deep = [rec("p/lemma-1/a", "CERTIFIED", {"status": "certified", "route": "interval"}), quick[1]]
+    assert g.certification_text(deep).startswith("1 of 2 eligible deterministic claims CERTIFIED (1 interval); "
+                                                 "1 not run here")

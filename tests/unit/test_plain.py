@@ -38,3 +38,19 @@ def test_erratum_notes_read_as_text_words_kept():
     assert note("f_{j2,j3} >= n^{1+a}/(n^{1+a}+n^2), f_exp != 1/n, a1 -> 1, sigma = +1, sqrt(log n)") == \
         "f_(j2,j3) ≥ n^(1+a)/(n^(1+a)+n^2), f_exp ≠ 1/n, a1 → 1, σ = +1, √(log n)"
     assert note("c_lin = t/n") == "c_lin = t/n"  # a word after _ stays one
+
+
+def test_no_statement_sets_a_word_in_math_italics():
+    """Every claim's statement and every erratum's corrected statement, as the pages render them: a word in a
+    statement is \\text{...} or \\mathrm{...}, never a run of italic letters (statement= is LaTeX)."""
+    from attncheck.core.claims import REGISTRY
+    from attncheck.report.html import italic_words, math
+    from attncheck.run import loader
+
+    loader.load([ROOT / "properties"])
+    texts = {c.id: c.statement for c in REGISTRY}
+    assert len(texts) > 300
+    found = {cid: italic_words(math(t)) for cid, t in texts.items() if italic_words(math(t))}
+    assert not found, f"{len(found)} statements set words in math italics: {list(found.items())[:5]}"
+    assert italic_words(math(r"X_i independent in [a, b]")) == ["independentin"]  # the detector finds them
+    assert italic_words(math(r"X_i \text{ independent in } [a, b], F_{\mathrm{exp}}, QK^\top")) == []

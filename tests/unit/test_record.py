@@ -45,3 +45,31 @@ def _broken(edit):
 def test_a_departure_from_the_schema_fails(what, edit):
     with pytest.raises(jsonschema.ValidationError):
         record.validate(_broken(edit))
+
+
+def test_case_data_gives_the_case_as_json_data():
+    """`case_data` beside the `case` repr: dataclasses by field with their type, arrays as lists, numbers as
+    numbers, an mpf as its decimal string; None past the limit (the cut repr remains)."""
+    import dataclasses
+    import enum
+
+    import mpmath
+    import numpy as np
+
+    from attncheck.core.record import case_data
+
+    class Act(enum.Enum):
+        RELU = "relu"
+
+    @dataclasses.dataclass
+    class Case:
+        n: int
+        z: np.ndarray
+        scale: object
+        act: Act
+
+    got = case_data(Case(3, np.array([[1.5, 2.0]]), mpmath.mpf("0.25"), Act.RELU))
+    assert got == {"type": "Case", "n": 3, "z": [[1.5, 2.0]], "scale": "0.25", "act": "relu"}
+    assert json.loads(json.dumps(got)) == got
+    assert case_data({"x": np.float64(1.0), "k": (np.int64(2), float("inf"))}) == {"x": 1.0, "k": [2, "inf"]}
+    assert case_data(np.zeros(5000)) is None
