@@ -17,6 +17,7 @@ from attncheck.core.declarations import Cases, Ineligible, Parameters
 from attncheck.papers.deng2023.data.attention import SelfAttentionParams
 from attncheck.papers.deng2023.models.class_attention import definition_d1 as sa
 from attncheck.papers.deng2023.models.class_attention.section_e import ClassModel
+from attncheck.papers.deng2023.strategies import cross_attention as cas
 from attncheck.papers.deng2023.strategies import self_attention as sas
 from attncheck.papers.deng2023.strategies.attention import FIRST, LAST, OWN, R3, REST, SelfAttentionCase
 from attncheck.papers.deng2023.strategies.cross_attention import CrossCase
@@ -140,8 +141,8 @@ def grouped(label: int, min_k: int = 1, a0_symbol: bool = False, profiles=None, 
 
 # ---- Definition F.1 relaxed: k = d - 1 and t = n/(d-1) as reals, one box per structure ----------------
 
-F_A_RANGE = {"a0": (1e-12, 0.1), "a1": (1.0 + 1e-12, 1000.0)}
-"""a0 in [1e-12, 0.1] and a1 in [1 + 1e-12, 1000]: the ranges the Appendix F claims draw (closing 0.1 only
+F_A_RANGE = {"a0": (cas.A0_MIN, 0.1), "a1": (cas.A1_MIN, cas.A1_MAX)}
+"""a0 in [1e-200, 0.1] and a1 in [1 + 2^-52, 10^300]: the ranges the Appendix F claims draw (closing 0.1 only
 encloses more)."""
 F_STRUCTURES = (  # (label, k range, t range, an integer case's (n, d) of that structure)
     ("d >= 3, t >= 2", (2.0, N_MAX / 2), (2.0, N_MAX / 2), (4, 3)),

@@ -151,12 +151,20 @@ EVALUATION_F = Shared("deng2023/evaluation-f", (
 INDICES_F = Shared("deng2023/special-indices-f", (
     "j2, j3 anywhere in [n]: equal or distinct, first or last row, any residue of j3 mod (d-1); every row j0, key "
     "j1 and column i0 of the stated case is checked"))
-A0_F = Shared("deng2023/a0-f", "a0 drawn in [1e-12, 0.1 - 1e-12]: the open interval (0, 0.1) approached from both "
-                               "ends")
-A0_F_ENDS = Unchecked("a0 within 1e-12 of either end of (0, 0.1)", Reason.NOT_DRAWN, NO_REASON)
-A1_F = Shared("deng2023/a1-f", "a1 drawn in [1 + 1e-12, 1000] (2, 20, 1000 included); a1 > 1 is unbounded above")
-A1_F_LARGE = Unchecked("a1 > 1000", Reason.NOT_DRAWN, NO_REASON)
-A1_F_NEAR_1 = Unchecked("a1 in (1, 1 + 1e-12)", Reason.NOT_DRAWN, NO_REASON)
+A0_F = Shared("deng2023/a0-f", (
+    "a0 drawn in [1e-200, 0.1 - 1.4e-17] (the float64 below 0.1), log-uniform and uniform: the open interval "
+    "(0, 0.1) approached from both ends"))
+A0_F_ENDS = Unchecked("a0 in (0, 1e-200) and a0 in (0.1 - 1.4e-17, 0.1)", Reason.FLOAT_RANGE, (
+    "no float64 lies in (0.1 - 1.4e-17, 0.1) (the dataset's a0 is a float64); below 1e-200 the relative slack "
+    "of the tight bounds, ~ a0 log n / n (Lemma F.6 Part 3a: 1 - n^{a0} against n^{a0}+n-1; 3e-214 at "
+    "a0 = 1e-200, n = 10^15), falls below what 240-digit arithmetic resolves by a0 ~ 1e-225"))
+A1_F = Shared("deng2023/a1-f", (
+    "a1 drawn in [1 + 2^-52, 10^300] (the float64 after 1; 1 + 1e-12, 2, 20, 1000, 10^300 included; a1 - 1 "
+    "log-uniform over the range, a1 uniform on [1, 20]); a1 > 1 is unbounded above"))
+A1_F_LARGE = Unchecked("a1 > 10^300", Reason.FLOAT_RANGE, (
+    "the scores a1 log n overflow float64 from a1 ~ 5e306 (log n <= 35 on the path); 10^300 keeps a margin"))
+A1_F_NEAR_1 = Unchecked("a1 in (1, 1 + 2^-52)", Reason.FLOAT_RANGE, (
+    "no float64 lies there (the dataset's a1 is a float64); 1 + 2^-52, the next float64 after 1, is drawn"))
 SIZES_F = Shared("deng2023/sizes-f", (
     "n = (d-1)t with d-1 any divisor of n, d = 2 and t = 1 (d = n+1) included; no asymptotic hypothesis, so the "
     "claim must hold at every n of the path"))
