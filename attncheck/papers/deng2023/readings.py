@@ -4,8 +4,6 @@ a claim references a :class:`Shared` reading in ``Reading.shared`` and lists the
 parts in ``Reading.unchecked``. Measurements behind them are in docs/papers/deng2023.md."""
 from attncheck.core.reading import Reading, Reason, Shared, Unchecked
 
-NO_REASON = "not drawn (no reason recorded)"
-
 # ---- paper-wide phrases ------------------------------------------------------------------------------------------
 
 POLY = Shared("deng2023/poly", "'with probability 1 - delta/poly(n)' read as Pr >= 1 - delta: poly(n) = 1, the most "
@@ -104,11 +102,21 @@ SECTION_E = Shared("deng2023/section-e", (
     "Section E: b^2 + c^2 = 1 (Lemma E.1, Theorem E.4), a1 >= 1 (Lemma E.1); Definition D.1's b, c >= 0.1 kept "
     "(b in [0.1, sqrt(0.99)]); V = I_d, A1 = A2 = A3"))
 SIZES_E = Shared("deng2023/sizes-e", (
-    "n = (d-2) t up to the path point: d - 2 in [1, 40] (d = 3, 4 included), t = 1, the largest t and anything "
-    "between; j3 at the first row, the second (another residue), row d - 2 (j3's residue again), the last row, "
-    "anywhere; a1 up to 100 (no upper bound: 1.2, 2, 5, 20, 100 and between)"))
-D_OVER_40 = Unchecked("d - 2 > 40 (Section E row classes)", Reason.NOT_DRAWN, NO_REASON)
-A1_OVER_100 = Unchecked("a1 > 100 (Section E)", Reason.NOT_DRAWN, NO_REASON)
+    "n = (d-2) t up to the path point: d - 2 in [1, n] (d = 3, 4 included; uniform in [1, 40] on the row "
+    "classes, log-uniform in [41, n] on the row orbits, SelfAttentionCase.model), t = 1, the largest t and "
+    "anything between; j3 at the first row, the second (another residue), row d - 2 (j3's residue again), the last row, "
+    "anywhere; a1 in [1, 10^20] (no upper bound: 1.2, 2, 5, 20, 100, 10^20, uniform up to 100, log-uniform "
+    "above)"))
+A1_E_HUGE = Unchecked("a1 > 10^20 (Section E)", Reason.BUDGET, (
+    "the certificates over a1 stop closing in their 600 boxes beyond it (measured 2026-12-07, deep: with a1 up to "
+    "10^150 Lemma E.1 Part 3b certifies 80% of its box, 649 boxes at depth 9; up to 10^20 every Section E "
+    "certificate closes), and drawing further would leave the certified claims sampled; float64 holds the score "
+    "a1^2 log n up to a1 ~ 2e153"))
+A1_E3_LARGE = Unchecked("a1 > 100 (Lemma E.3)", Reason.BEYOND_PATH, (
+    "its 'sufficiently large n' grows with a1: a row j0 != j3 has c_exp's first coordinate a1 f_{j0,j3}, about "
+    "a1 / n, so the sign of sigma_1 decides once a1 exceeds about n sqrt(log n); measured 2026-12-07 (quick): "
+    "a1 = 1e150 at the path's end n = 10^40 (d - 2 = 5e39, b = 0.7, j0 of another residue) gives Pr = 0.75 "
+    "against 1 - delta = 0.9 for Part 2; a1 <= 100 is drawn"))
 EXPONENTS_E = Shared("deng2023/exponents-e", (
     "u_exp = n^e compared as log u_exp = e log n to relative 1e-9 (bounds that are attained, e.g. u_exp = n^{c^2} "
     "at the lower end of [n^{c^2}, n^{b^2+c^2}], are equalities)"))
