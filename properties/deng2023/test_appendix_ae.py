@@ -39,10 +39,10 @@ from attncheck.papers.deng2023.models.section_e_signs import signs as _signs
 from attncheck.papers.deng2023.models.section_e_signs import sqrt_log_n as _sqrt_log_n
 from attncheck.papers.deng2023.models.section_e_signs import tau as _tau
 from attncheck.papers.deng2023.readings import (
-    A1_OVER_100,
+    A1_E3_LARGE,
+    A1_E_HUGE,
     C_LARGE,
     COUNTS_E,
-    D_OVER_40,
     DELTA,
     DELTA_SMALL,
     EVENTUALLY,
@@ -59,6 +59,7 @@ from attncheck.papers.deng2023.readings import (
     VEC,
 )
 from attncheck.papers.deng2023.strategies.attention import (
+    A_MAX,
     FIRST,
     a_values,
     attention_inputs,
@@ -296,19 +297,19 @@ definition_c_6 = _threshold_claim(
 # ---- Lemma E.1: u_exp and f_exp on D1 with QK^T = I_d ---------------------------------------------
 
 def _section_e_claim(cid, statement, source, check, *, kind="inequality", X="identity", x_note=QK_IDENTITY,
-                     a=a_values(1.0), a_range=(1.0, 100.0), k_min=1, erratum=None, extra=None,  # noqa: B008
+                     a=a_values(1.0), a_range=(1.0, A_MAX), k_min=1, erratum=None, extra=None,  # noqa: B008
                      counts=False):
     """A deterministic Section E claim: check(case, model, xp) -> Slack, on the compressed row classes
     (certified on the row orbits with k, t relaxed, a in ``a_range``: the range ``a`` draws); ``counts``: the claim
     counts indices (COUNTS_E, certified by INDEX_COUNTS)."""
 
     @claim(cid, kind=kind, source=source, statement=statement, erratum=erratum, path=SIZES,
-           domain=lambda N: self_attention_case(a, "sum_of_squares", X, n_max=N, k_min=k_min),
-           reading=Reading(shared=SECTION_E_READINGS + ((COUNTS_E,) if counts else ()), unchecked=(D_OVER_40, A1_OVER_100),
+           domain=lambda N: self_attention_case(a, "sum_of_squares", X, n_max=N, k_min=k_min, k_max=None),
+           reading=Reading(shared=SECTION_E_READINGS + ((COUNTS_E,) if counts else ()), unchecked=(A1_E_HUGE,),
                            notes=dict({"QK^T": x_note}, **(extra or {}))),
            certify=INDEX_COUNTS if counts else section_e_cases(X, a_range, k_min))
     def section_e(case, xp):
-        return check(case, case.classes(), xp)
+        return check(case, case.model(), xp)
 
     return section_e
 
@@ -407,7 +408,7 @@ lemma_e_1_part_3a = _section_e_claim(
     "deng2023/lemma-e.1/part-3a",
     r"j_0 = j_1 = j_3: f_{\mathrm{exp}}(\mathsf{A}, x)_{j_0, j_1} \ge 1/2 \text{ (if } a_1 > 1)",
     "deng2023 Appendix E.1.1, Lemma E.1 Part 3a", _e1_3a, a=a_values(1.0, exclude_lo=True),
-    a_range=(math.nextafter(1.0, 2.0), 100.0),
+    a_range=(math.nextafter(1.0, 2.0), A_MAX),
     extra={"a1": "a1 in (1, 100] (the part's own condition a1 > 1), values just above 1 included; for d = 3 the "
                  "slack is ~1/(2n) in log f_exp: near-ties are decided in mpmath"})
 lemma_e_1_part_3b = _section_e_claim(
@@ -580,7 +581,7 @@ E3_COMMON = {"QK^T": QK_IDENTITY, "tau": TAU,
                    "where f_exp(j3, j3) -> 0 and Part 1 fails for large n (measured: docs/papers/deng2023.md); "
                    "Section E's a1 >= 1 is the admissible (lenient) reading; " + A1_DRAWN,
              "b": "b in (0.1, 0.7): Definition D.1's b >= 0.1, and 2 b^2 + 0.02 < 1 for d <= n"}
-E3_A = a_values(1.0)
+E3_A = a_values(1.0, 100.0)
 E3_B = (0.1, 0.7)
 E3_DELTA_SMALL = Unchecked("delta in (0, 10^-3)", Reason.NOT_DRAWN,
                            "the exact law needs no draws, but a smaller delta holds only from a larger n (the failure "
@@ -596,7 +597,7 @@ E3_EXACT_PATH = {profile: sorted(set(points) | {10**18, 10**24, 10**30, 10**40})
     statement=r"j_0 = j_3: \Pr_\sigma[\langle c_{\mathrm{exp}}(\mathsf{A}, x)_{j_0}, \sigma \rangle \ge (c + 0.1)\sqrt{\log n}] "
               r"\ge 1/10",
     domain=lambda N: scaled_case(N, E3_A, E3_B), sample=_signs, probability=0.1, path=SCALED, eventually=True,
-    reading=Reading(shared=E3_SHARED, unchecked=(A1_OVER_100,), notes=dict(E3_COMMON, sigma="sigma uniform in {-1, 1}^d")),
+    reading=Reading(shared=E3_SHARED, unchecked=(A1_E3_LARGE,), notes=dict(E3_COMMON, sigma="sigma uniform in {-1, 1}^d")),
 )
 def lemma_e_3_part_1(case, S, xp):
     return ge(_inner(case, S, xp), _tau(case, xp), xp)
@@ -608,7 +609,7 @@ def lemma_e_3_part_1(case, S, xp):
               r"\ge 1 - \delta/\mathrm{poly}(n)",
     domain=lambda N: scaled_case(N, E3_A, E3_B, j0=("same-residue", "other-residue"), with_delta=True),
     path=E3_EXACT_PATH, eventually=True, cost="normal", certify=EXACT_LAW,
-    reading=Reading(shared=E3_SHARED + (POLY, DELTA), unchecked=(A1_OVER_100, E3_DELTA_SMALL),
+    reading=Reading(shared=E3_SHARED + (POLY, DELTA), unchecked=(A1_E3_LARGE, E3_DELTA_SMALL),
                     notes=dict(E3_COMMON, sigma="sigma uniform in {-1, 1}^d",
                                j0="both orbits of j0 != j3: a row of j3's residue and a row of another residue")),
 )
@@ -625,7 +626,7 @@ def lemma_e_3_part_2(case, xp):
               r"\text{ w.p. } 1 - \delta/\mathrm{poly}(n)",
     domain=lambda N: scaled_case(N, a_values(1.0), (0.0, 0.2), with_delta=True),
     sample=_columns, probability=lambda c: 1.0 - c.delta, path=SCALED,
-    reading=Reading(shared=(C_LARGE, POLY, DELTA, ORBITS_E, SCALED_E, LOG), unchecked=(DELTA_SMALL, A1_OVER_100), notes={
+    reading=Reading(shared=(C_LARGE, POLY, DELTA, ORBITS_E, SCALED_E, LOG), unchecked=(DELTA_SMALL, A1_E_HUGE), notes={
         "m": "'m = O(log(n/delta))' with an unspecified constant: C*(n) is the (1 - delta)-quantile of "
              "m*/log(n/delta), m* the smallest number of columns of y for which F_exp > 0",
         "F_exp > 0": "F_exp = phi(sum_{j0, l} phi_tau(<c_exp(j0), y_l>)) > 0 iff some <c_exp(j0), y_l> > tau "

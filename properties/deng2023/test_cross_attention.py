@@ -27,7 +27,7 @@ from attncheck.papers.deng2023.certification import DENSE, LARGEST_COLUMN, cross
 from attncheck.papers.deng2023.models.class_attention import definition_f1 as cm
 from attncheck.papers.deng2023.readings import structured
 from attncheck.papers.deng2023.strategies import m_large, m_smallest
-from attncheck.papers.deng2023.strategies.cross_attention import cross_case, pair_case
+from attncheck.papers.deng2023.strategies.cross_attention import A1_MAX, cross_case, pair_case
 
 SIZES = {"quick": [2, 12, 360, 10**4, 10**6, 10**9],
          "deep": [2, 3, 4, 6, 12, 60, 360, 5040, 10**4, 10**5, 10**6, 10**8, 10**9, 10**12, 10**15]}
@@ -311,7 +311,7 @@ def _weights_y(case, rng, size):
     return cm.network_slot_sums(case.d, rng, (size, case.m))
 
 
-def _network_claim(cid, source, statement, label, c_of, want_zero, m_rule, notes, a1_max=1000.0, erratum=None,
+def _network_claim(cid, source, statement, label, c_of, want_zero, m_rule, notes, a1_max=A1_MAX, erratum=None,
                    a0_max=None):
     """Pr_y[F = 0] (want_zero) or Pr_y[F > 0] >= 1 - delta along the scaling path."""
 
@@ -738,7 +738,7 @@ lemma_f12_part_2 = _sign_claim(
 theorem_f13 = _network_claim(
     "deng2023/theorem-f.13/main", _source("Theorem F.13", "(main)"),
     r"a_1 = O(1), " + _theorem(1, r"\mathrm{lin}", "= 0"),
-    1, _c_lin, True, m_smallest, {"a1": "a1 = O(1): a1 drawn in [1 + 1e-12, 20]"}, a1_max=20.0)
+    1, _c_lin, True, m_smallest, {"a1": "a1 = O(1): a1 drawn in [1 + 2^-52, 20]"}, a1_max=20.0)
 
 
 # ---- Lemmas F.14-F.16 and Theorem F.17 (D0 with F_lin) ------------------------------------------------
@@ -855,7 +855,7 @@ def _pair_weights(pair, rng, size):
                 "share sigma through the column groups of both j3",
         m=M_POSITIVE,
         **{"F = 0 parts": "they fail with probability m e^{-Omega(d)}, negligible at the path's end"},
-        a1="a1 = O(1) (Theorem F.13): a1 drawn in [1 + 1e-12, 20]",
+        a1="a1 = O(1) (Theorem F.13): a1 drawn in [1 + 2^-52, 20]",
         conjunction="the four events combine with attncheck.numeric.precision.all_of: each keeps its own "
                     "strictness, so the conjunction holds exactly when all four events do")),
 )

@@ -17,8 +17,9 @@ from attncheck.core.declarations import Cases, Ineligible, Parameters
 from attncheck.papers.deng2023.data.attention import SelfAttentionParams
 from attncheck.papers.deng2023.models.class_attention import definition_d1 as sa
 from attncheck.papers.deng2023.models.class_attention.section_e import ClassModel
+from attncheck.papers.deng2023.strategies import cross_attention as cas
 from attncheck.papers.deng2023.strategies import self_attention as sas
-from attncheck.papers.deng2023.strategies.attention import FIRST, LAST, OWN, R3, REST, SelfAttentionCase
+from attncheck.papers.deng2023.strategies.attention import CLASSES_K_MAX, FIRST, LAST, OWN, R3, REST, SelfAttentionCase
 from attncheck.papers.deng2023.strategies.cross_attention import CrossCase
 
 LARGEST_COLUMN = Ineligible(
@@ -140,8 +141,8 @@ def grouped(label: int, min_k: int = 1, a0_symbol: bool = False, profiles=None, 
 
 # ---- Definition F.1 relaxed: k = d - 1 and t = n/(d-1) as reals, one box per structure ----------------
 
-F_A_RANGE = {"a0": (1e-12, 0.1), "a1": (1.0 + 1e-12, 1000.0)}
-"""a0 in [1e-12, 0.1] and a1 in [1 + 1e-12, 1000]: the ranges the Appendix F claims draw (closing 0.1 only
+F_A_RANGE = {"a0": (cas.A0_MIN, 0.1), "a1": (cas.A1_MIN, cas.A1_MAX)}
+"""a0 in [1e-200, 0.1] and a1 in [1 + 2^-52, 10^300]: the ranges the Appendix F claims draw (closing 0.1 only
 encloses more)."""
 F_STRUCTURES = (  # (label, k range, t range, an integer case's (n, d) of that structure)
     ("d >= 3, t >= 2", (2.0, N_MAX / 2), (2.0, N_MAX / 2), (4, 3)),
@@ -220,13 +221,15 @@ def cross(label: int, pair: str | None = None, profiles=None, max_boxes=600, sym
 
 E_B_RANGE = (0.1, math.sqrt(0.99))
 """b in [0.1, sqrt(0.99)] (c = sqrt(1 - b^2) >= 0.1), the range the Section E claims draw."""
-E_K_SAMPLED = 40
-"""The sampled evaluator (SelfAttentionCase.classes) builds one column per dataset column: d - 2 <= 40."""
+E_K_SAMPLED = CLASSES_K_MAX
+"""A refutation's re-check runs the sampled row classes (one column per dataset column) up to d - 2 = 40 and the
+orbit forms in mpmath beyond (the sampled claims draw d - 2 > 40 on the row orbits, SelfAttentionCase.model)."""
 E_RELAXED = ("k = d - 2 and t = n/(d-2) relaxed to reals, n = k t, c = sqrt(1 - b^2): the row-orbit evaluator "
              "(SelfAttentionCase.orbits: queries j3 / j3's residue / another residue, keys j3 / j3's residue / the "
              "row's own residue / the d - 4 others, five column roles) is analytic in the counts 1, t - 1, t, "
              "(k-1) t, (k-2) t and the width k - 2 within one structure; the structures (t = 1 or t >= 2; k = 1, 2 "
-             "or >= 3) are separate boxes. The box reaches d - 2 up to 5 10^14, beyond the sampled d - 2 <= 40; a "
+             "or >= 3) are separate boxes. The box reaches d - 2 up to 5 10^14, as the sampled claims do on the row "
+             "orbits beyond d - 2 = 40; a "
              "counterexample is re-checked on the sampled evaluator where d - 2 <= 40, on the orbit forms in mpmath "
              "beyond")
 
@@ -254,6 +257,10 @@ class RelaxedE:
 
     def x_matrix(self, size: int) -> np.ndarray:
         return np.eye(size) if self.X == "identity" else np.ones((size, size))
+
+    def model(self) -> ClassModel:
+        """What the claims evaluate (SelfAttentionCase.model): the row orbits, the only view with k as a value."""
+        return self.classes()
 
     def classes(self) -> ClassModel:
         """The row orbits present in this structure, counts as values (SelfAttentionCase.orbits' layout)."""

@@ -4,8 +4,6 @@ a claim references a :class:`Shared` reading in ``Reading.shared`` and lists the
 parts in ``Reading.unchecked``. Measurements behind them are in docs/papers/deng2023.md."""
 from attncheck.core.reading import Reading, Reason, Shared, Unchecked
 
-NO_REASON = "not drawn (no reason recorded)"
-
 # ---- paper-wide phrases ------------------------------------------------------------------------------------------
 
 POLY = Shared("deng2023/poly", "'with probability 1 - delta/poly(n)' read as Pr >= 1 - delta: poly(n) = 1, the most "
@@ -104,11 +102,21 @@ SECTION_E = Shared("deng2023/section-e", (
     "Section E: b^2 + c^2 = 1 (Lemma E.1, Theorem E.4), a1 >= 1 (Lemma E.1); Definition D.1's b, c >= 0.1 kept "
     "(b in [0.1, sqrt(0.99)]); V = I_d, A1 = A2 = A3"))
 SIZES_E = Shared("deng2023/sizes-e", (
-    "n = (d-2) t up to the path point: d - 2 in [1, 40] (d = 3, 4 included), t = 1, the largest t and anything "
-    "between; j3 at the first row, the second (another residue), row d - 2 (j3's residue again), the last row, "
-    "anywhere; a1 up to 100 (no upper bound: 1.2, 2, 5, 20, 100 and between)"))
-D_OVER_40 = Unchecked("d - 2 > 40 (Section E row classes)", Reason.NOT_DRAWN, NO_REASON)
-A1_OVER_100 = Unchecked("a1 > 100 (Section E)", Reason.NOT_DRAWN, NO_REASON)
+    "n = (d-2) t up to the path point: d - 2 in [1, n] (d = 3, 4 included; uniform in [1, 40] on the row "
+    "classes, log-uniform in [41, n] on the row orbits, SelfAttentionCase.model), t = 1, the largest t and "
+    "anything between; j3 at the first row, the second (another residue), row d - 2 (j3's residue again), the last row, "
+    "anywhere; a1 in [1, 10^20] (no upper bound: 1.2, 2, 5, 20, 100, 10^20, uniform up to 100, log-uniform "
+    "above)"))
+A1_E_HUGE = Unchecked("a1 > 10^20 (Section E)", Reason.BUDGET, (
+    "the certificates over a1 stop closing in their 600 boxes beyond it (measured 2026-12-07, deep: with a1 up to "
+    "10^150 Lemma E.1 Part 3b certifies 80% of its box, 649 boxes at depth 9; up to 10^20 every Section E "
+    "certificate closes), and drawing further would leave the certified claims sampled; float64 holds the score "
+    "a1^2 log n up to a1 ~ 2e153"))
+A1_E3_LARGE = Unchecked("a1 > 100 (Lemma E.3)", Reason.BEYOND_PATH, (
+    "its 'sufficiently large n' grows with a1: a row j0 != j3 has c_exp's first coordinate a1 f_{j0,j3}, about "
+    "a1 / n, so the sign of sigma_1 decides once a1 exceeds about n sqrt(log n); measured 2026-12-07 (quick): "
+    "a1 = 1e150 at the path's end n = 10^40 (d - 2 = 5e39, b = 0.7, j0 of another residue) gives Pr = 0.75 "
+    "against 1 - delta = 0.9 for Part 2; a1 <= 100 is drawn"))
 EXPONENTS_E = Shared("deng2023/exponents-e", (
     "u_exp = n^e compared as log u_exp = e log n to relative 1e-9 (bounds that are attained, e.g. u_exp = n^{c^2} "
     "at the lower end of [n^{c^2}, n^{b^2+c^2}], are equalities)"))
@@ -151,12 +159,20 @@ EVALUATION_F = Shared("deng2023/evaluation-f", (
 INDICES_F = Shared("deng2023/special-indices-f", (
     "j2, j3 anywhere in [n]: equal or distinct, first or last row, any residue of j3 mod (d-1); every row j0, key "
     "j1 and column i0 of the stated case is checked"))
-A0_F = Shared("deng2023/a0-f", "a0 drawn in [1e-12, 0.1 - 1e-12]: the open interval (0, 0.1) approached from both "
-                               "ends")
-A0_F_ENDS = Unchecked("a0 within 1e-12 of either end of (0, 0.1)", Reason.NOT_DRAWN, NO_REASON)
-A1_F = Shared("deng2023/a1-f", "a1 drawn in [1 + 1e-12, 1000] (2, 20, 1000 included); a1 > 1 is unbounded above")
-A1_F_LARGE = Unchecked("a1 > 1000", Reason.NOT_DRAWN, NO_REASON)
-A1_F_NEAR_1 = Unchecked("a1 in (1, 1 + 1e-12)", Reason.NOT_DRAWN, NO_REASON)
+A0_F = Shared("deng2023/a0-f", (
+    "a0 drawn in [1e-200, 0.1 - 1.4e-17] (the float64 below 0.1), log-uniform and uniform: the open interval "
+    "(0, 0.1) approached from both ends"))
+A0_F_ENDS = Unchecked("a0 in (0, 1e-200) and a0 in (0.1 - 1.4e-17, 0.1)", Reason.FLOAT_RANGE, (
+    "no float64 lies in (0.1 - 1.4e-17, 0.1) (the dataset's a0 is a float64); below 1e-200 the relative slack "
+    "of the tight bounds, ~ a0 log n / n (Lemma F.6 Part 3a: 1 - n^{a0} against n^{a0}+n-1; 3e-214 at "
+    "a0 = 1e-200, n = 10^15), falls below what 240-digit arithmetic resolves by a0 ~ 1e-225"))
+A1_F = Shared("deng2023/a1-f", (
+    "a1 drawn in [1 + 2^-52, 10^300] (the float64 after 1; 1 + 1e-12, 2, 20, 1000, 10^300 included; a1 - 1 "
+    "log-uniform over the range, a1 uniform on [1, 20]); a1 > 1 is unbounded above"))
+A1_F_LARGE = Unchecked("a1 > 10^300", Reason.FLOAT_RANGE, (
+    "the scores a1 log n overflow float64 from a1 ~ 5e306 (log n <= 35 on the path); 10^300 keeps a margin"))
+A1_F_NEAR_1 = Unchecked("a1 in (1, 1 + 2^-52)", Reason.FLOAT_RANGE, (
+    "no float64 lies there (the dataset's a1 is a float64); 1 + 2^-52, the next float64 after 1, is drawn"))
 SIZES_F = Shared("deng2023/sizes-f", (
     "n = (d-1)t with d-1 any divisor of n, d = 2 and t = 1 (d = n+1) included; no asymptotic hypothesis, so the "
     "claim must hold at every n of the path"))

@@ -54,3 +54,22 @@ def test_run_figure_notes_on_a_tiny_grid(monkeypatch, tmp_path):
     notes = exp.notes(res)
     assert notes and all(isinstance(n, str) for n in notes)
     assert any("a0 up to 0.8" in n for n in notes) and any("(d-2) does not divide n" in n for n in notes)
+
+
+def test_zero_rate_estimate_matches_simulation_and_grows_with_d():
+    """The finite-d estimate of Pr[F_lin(D0) = 0] (X = I_d) against 2000 simulated networks, d = 6, 12, 34."""
+    rng = np.random.default_rng(3)
+    for d in (6, 12, 34):
+        p = exp.Point(n=256 if d != 12 else 240, d=d, m=15)
+        measured = exp.events(p, "identity", 2000, rng)[3].mean()
+        assert abs(measured - exp.zero_rate_estimate(p)) < 0.05
+    assert exp.zero_rate_estimate(exp.Point(d=4)) < exp.zero_rate_estimate(exp.Point(d=22)) < 0.9
+    assert exp.zero_rate_estimate(exp.Point(d=66)) > 0.99
+    assert math.isclose(exp.zero_rate_estimate(exp.Point(d=12, m=1)), 1 - 56 / 2048)  # 1/2 Pr[Bin(10) >= 8]
+
+
+def test_finding_names_the_failing_events():
+    monkeyed = {name: {"panels": {"d": [exp._row(4, exp.Point(n=256, d=4), np.ones((4, 5), dtype=bool))]}}
+                for name in exp.FIGURES}
+    lines = exp.finding(monkeyed)
+    assert len(lines) == 3 and "d = 4: 1.00 (estimate 0.13)" in lines[0] and lines[2].startswith("Finding:")

@@ -116,6 +116,11 @@ class SelfAttentionCase:
     def _coefficients(self, size: int) -> np.ndarray:
         return np.array([self.a] + [self.b] * (size - 2) + [self.c])
 
+    def model(self) -> ClassModel:
+        """The row classes up to d - 2 = CLASSES_K_MAX (one column per dataset column), the row orbits beyond
+        (five column roles, O(1) in d; the same values, tests/papers/deng2023/test_appendix_ae_claims.py)."""
+        return self.classes() if self.k <= CLASSES_K_MAX else self.orbits()
+
     def classes(self) -> ClassModel:
         """The compressed dataset's row classes at unit scale (j3 anywhere)."""
         data = self.params().compressed()
@@ -147,11 +152,22 @@ def _counts(values: list) -> np.ndarray:
     return np.array(values, np.int64 if max(values) < 2**63 else object)
 
 
+CLASSES_K_MAX = 40
+"""The largest d - 2 evaluated on the row classes (SelfAttentionCase.classes: one column per dataset column)."""
+A_MAX = 1e20
+"""The largest a drawn for Section E (a1 >= 1 is unbounded above): the largest the Section E certificates close
+over (readings.A1_E_HUGE)."""
+
+
 @cached_strategy
-def a_values(lo: float, hi: float = 100.0, *, exclude_lo: bool = False):
-    """a in [lo, hi] (or (lo, hi]): the endpoints, 1.2, 2, 5, 20 and anything between."""
-    inner = in_interval(lo, hi, exclude_lo=exclude_lo)
-    picks = [v for v in (1.2, 2.0, 5.0, 20.0) if lo < v < hi]
+def a_values(lo: float, hi: float = A_MAX, *, exclude_lo: bool = False):
+    """a in [lo, hi] (or (lo, hi]): the endpoints, 1.2, 2, 5, 20, 100, uniform on [lo, min(hi, 100)] and, for hi
+    above 100, a log-uniform over [100, hi]."""
+    inner = in_interval(lo, min(hi, 100.0), exclude_lo=exclude_lo)
+    picks = [v for v in (1.2, 2.0, 5.0, 20.0, 100.0) if lo < v < hi]
+    if hi > 100.0:
+        inner = st.one_of(inner, st.sampled_from([hi]), st.floats(math.log(100.0), math.log(hi)).map(
+            lambda u: min(hi, max(100.0, math.exp(u)))))
     return st.one_of(st.sampled_from(picks), inner) if picks else inner
 
 
@@ -174,11 +190,17 @@ def _j3(n: int, k: int):
 
 
 @st.composite
-def self_attention_case(draw, a, bc: str, X: str, n_max: int, k_min: int = 1, k_max: int = 40) -> SelfAttentionCase:
+def self_attention_case(draw, a, bc: str, X: str, n_max: int, k_min: int = 1, k_max: int | None = 40
+                        ) -> SelfAttentionCase:
     """A D1 dataset with n = (d-2) t <= n_max, d - 2 in [k_min, k_max] (d = 3, 4 included), t = 1,
-    the largest t and anything between; j3 anywhere; (b, c) from :func:`bc_values`."""
-    top = min(k_max, n_max // 2)
+    the largest t and anything between; j3 anywhere; (b, c) from :func:`bc_values`. k_max None: d - 2 up to
+    n_max, uniform in [k_min, 40] (10 and 40 drawn often) or log-uniform above 40."""
+    top = min(40 if k_max is None else k_max, max(n_max // 2, k_min))
     k = draw(integers_with(tuple(sorted({k_min, min(k_min + 1, top), min(10, top), top})), k_min, top))
+    if k_max is None and n_max > 2 * CLASSES_K_MAX and draw(st.booleans()):
+        k = draw(st.sampled_from([CLASSES_K_MAX + 1, n_max]) | st.floats(
+            math.log(CLASSES_K_MAX + 1), math.log(n_max)).map(lambda u: int(math.exp(u))))
+        k = min(max(k, CLASSES_K_MAX + 1), n_max)
     t_lo = 1 if k > 1 else 2
     t_max = max(n_max // k, t_lo)
     t = draw(integers_with((t_lo, t_max), t_lo, t_max))

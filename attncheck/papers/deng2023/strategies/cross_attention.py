@@ -17,10 +17,14 @@ from attncheck.papers.deng2023.data.attention import CrossAttentionParams
 from attncheck.papers.deng2023.models.class_attention.definition_f1 import rows_where
 from attncheck.papers.deng2023.strategies import delta as delta_strategy
 
-A0_MIN = 1e-12
-"""a0 is drawn in [1e-12, 0.1 - 1e-12], the open interval (0, 0.1) approached from both ends."""
-A1_MIN = 1.0 + 1e-12
-"""a1 > 1 is drawn from 1 + 1e-12 up."""
+A0_MIN = 1e-200
+"""a0 is drawn in [1e-200, the float64 below 0.1]: the open interval (0, 0.1) approached from both ends (below
+1e-200 the slacks ~ a0 log n / n of the tight bounds leave 240-digit arithmetic)."""
+A0_MAX = math.nextafter(0.1, 0.0)
+A1_MIN = math.nextafter(1.0, 2.0)
+"""a1 > 1 is drawn from the float64 after 1 (1 + 2^-52) up."""
+A1_MAX = 1e300
+"""The largest a1 drawn (a1 > 1 is unbounded above)."""
 
 
 @cache
@@ -93,13 +97,24 @@ class PairCase:
 
 @cached_strategy
 def a0_values(hi: float = 0.1):
-    """a0 in (0, hi) (Definition F.1: hi = 0.1), both ends approached."""
-    return in_interval(A0_MIN, hi - A0_MIN)
+    """a0 in (0, hi) (Definition F.1: hi = 0.1), both ends approached: the float64 below hi, and a0
+    log-uniform down to A0_MIN."""
+    top = math.nextafter(hi, 0.0)
+    return st.one_of(in_interval(A0_MIN, top), log_uniform(A0_MIN, top))
+
+
+def log_uniform(lo: float, hi: float):
+    """Floats in [lo, hi] (0 < lo < hi) with log-uniformly drawn magnitude."""
+    return st.floats(math.log(lo), math.log(hi)).map(lambda u: min(hi, max(lo, math.exp(u))))
 
 
 @cached_strategy
 def a1_values(a1_max: float):
-    return st.one_of(st.sampled_from([A1_MIN, 2.0, min(20.0, a1_max), a1_max]), st.floats(A1_MIN, a1_max))
+    """a1 in (1, a1_max]: the float64 after 1, 1 + 1e-12, 2, 20, 1000, a1_max, uniform on [a1_min, 20] and
+    a1 - 1 log-uniform over the whole range (so both 1 + 2^-52 and 10^6 are approached)."""
+    ends = sorted({A1_MIN, 1.0 + 1e-12, 2.0, min(20.0, a1_max), min(1000.0, a1_max), a1_max})
+    return st.one_of(st.sampled_from(ends), st.floats(A1_MIN, min(20.0, a1_max)),
+                     log_uniform(A1_MIN - 1.0, a1_max - 1.0).map(lambda x: min(a1_max, max(A1_MIN, 1.0 + x))))
 
 
 @cached_strategy
@@ -143,7 +158,7 @@ def _dataset(draw, n: int, width: int, label: int, a1_max: float, pair: str | No
 
 @st.composite
 def cross_case(draw, n: int, label: int, *, beta=None, min_d: int = 2, max_d: int | None = None, row=None,
-               a1_max: float = 1000.0, m_rule=None, pair: str | None = None, with_delta: bool = False,
+               a1_max: float = A1_MAX, m_rule=None, pair: str | None = None, with_delta: bool = False,
                a0_max: float = 0.1) -> CrossCase:
     """A :class:`CrossCase` of Definition F.1 at size n.
 
