@@ -178,7 +178,7 @@ def _lemma7_tube(**v):
 
 @claim(
     "goel2026/lemma-7/main", kind="inequality", source=f"{PAPER}, Lemma 7",
-    statement=r"\operatorname{dist}_\Sigma(\theta,\mathcal M)\le\rho',\ 2a\tau+2b\tau^2<1,\ "
+    statement=r"a,b\ge0,\ \operatorname{dist}_\Sigma(\theta,\mathcal M)\le\rho',\ 2a\tau+2b\tau^2<1,\ "
               r"\tau=\sigma_1(X)^{1/2}+\rho':\ \lambda_{\max}(2a\,\mathrm{sym}(C)+2b\,CC^\top)<1"
               r"\ (\text{so }\mathbb E e^{a x^\top Bx+b x^\top B\Sigma B^\top x}<\infty)",
     space=Space(build=_lemma7_tube, **ss.tube_params(), u=Real(0.0, 1.0), w=Real(0.0, 1.0, open_hi=True)),
@@ -190,6 +190,9 @@ def _lemma7_tube(**v):
         shared=(RESTATED, PROBLEMS, TUBE),
         notes={
             "inputs": "problems as in theorem-1/part-3 (d <= 4, cond(Sigma) <= 10, sigma_1(X) in [0.01, 10])",
+            "hypothesis": "a, b >= 0 (the claims file: 'for some fixed a, b > 0'; a = 0 or b = 0 is drawn too): "
+                          "without it the statement is false, e.g. a = -b tau < 0 gives 2 a tau + 2 b tau^2 = 0 "
+                          "while lambda_max grows with b (tests/papers/goel2026/test_lemma7_hypothesis.py)",
             "domain": "theta = theta_R + H (H normal, ||H||_Sigma = r 10 rho, so any rho' up to 10 rho is covered "
                       "with rho' = ||H||_Sigma, the tightest); a = u w/(2 tau), b = (1 - u) w/(2 tau^2), w in "
                       "[0, 1): every (a, b) >= 0 with 2 a tau + 2 b tau^2 = w < 1",
