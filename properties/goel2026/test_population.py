@@ -9,7 +9,7 @@ attncheck/papers/goel2026/readings.py; measurements behind the notes are in docs
 """
 import numpy as np
 
-from attncheck import Choice, Erratum, Provenance, Reading, Real, Reason, Space, Unchecked, claim, close, ge, le
+from attncheck import Choice, Erratum, Int, Provenance, Reading, Real, Reason, Space, Unchecked, claim, close, ge, le
 from attncheck.papers.goel2026 import certification as cert
 from attncheck.papers.goel2026.data.gaussian_regression import sym_sqrt
 from attncheck.papers.goel2026.models import autograd as ag
@@ -446,15 +446,16 @@ def _lemma1_case(**v):
 
 
 def _lemma1_space(noise):
-    return Space(build=_lemma1_case, **ss.tube_params(d_max=LEMMA1_D_MAX), scale=Real(0.1, 1000.0, log=True),
-                 noise=Real(noise, noise))
+    prm = ss.tube_params(d_max=LEMMA1_D_MAX, x_scale=(1e-3, 1e3), cond=(1.0, 1e4))
+    prm.update(extra=Int(0, 4), spread=Real(1e-3, 1.0, log=True))
+    return Space(build=_lemma1_case, **prm, scale=Real(0.1, 1000.0, log=True), noise=Real(noise, noise))
 
 
 LEMMA1_D_MAX = 6
 LEMMA1_SPACE = _lemma1_space(0.1)
 LEMMA1_SPACE_NORMAL = _lemma1_space(0.0)
 LEMMA1_MIN = ("theta* is not sr.project's Procrustes point: the evaluator minimises ||Z - Z_0 R||_F over O(d) "
-              "numerically (om.nearest_on_orbit: 3 Haar starts in each determinant component, Riemannian descent "
+              "numerically (om.nearest_on_orbit: 2 Haar starts in each determinant component, Riemannian descent "
               "then Newton steps; the best end point), so a wrong closed form, a missed component or a spurious "
               "critical point fails the check (tests/papers/goel2026/test_orthogonal_min.py)")
 LEMMA1_UNCHECKED = (
@@ -462,7 +463,13 @@ LEMMA1_UNCHECKED = (
               "the limit Z -> H/||H|| of the drawn range: P_M(theta) is unchanged by Z -> tZ (t > 0) and the "
               "checks are relative, and 1000 rho >= 3 ||Z*|| already"),
     Unchecked("d >= 7", Reason.NOT_DRAWN, "d <= 6 drawn (the minimiser's cost grows like d^6 at its Newton steps)"),
-) + BOX
+) + (
+    Unchecked("k > d + 4, cond(Sigma) > 1e4, sigma_d(X)/sigma_1(X) < 1e-3", Reason.NOT_DRAWN,
+              "outside the search box (widened from k <= d + 2, cond <= 10, spread >= 0.05 at no measurable cost); "
+              "the check is in Z coordinates, where Sigma enters only through X = M Sigma^{1/2}"),
+    Unchecked("sigma_1(X) outside [1e-3, 1e3]", Reason.NOT_DRAWN,
+              "equivalent by scaling: X -> tX, Z -> t^{1/2} Z maps P_M to P_M and both checks are relative"),
+)
 
 
 @claim(
@@ -475,7 +482,8 @@ LEMMA1_UNCHECKED = (
         provenance=Provenance("RECONSTRUCTED", "statement; DERIVED (Procrustes first-order condition)"),
         shared=BASE + (TUBE,), unchecked=LEMMA1_UNCHECKED,
         notes={
-            "inputs": "d <= 6, sigma_1(X) in [0.01, 10]; theta = theta_R + H with H normal, ||H||_Sigma = r scale "
+            "inputs": "d <= 6, k - d <= 4, sigma_1(X) in [1e-3, 1e3], spread >= 1e-3, cond(Sigma) <= 1e4; theta = "
+                      "theta_R + H with H normal, ||H||_Sigma = r scale "
                       "rho up to 1000 rho, plus 0.1 rho times a standard Gaussian matrix (which has a tangent "
                       "component), so theta* is not theta_R",
             "check": "S - S^T = 0 for S = Z(theta)^T Z(theta*), absolute 1e-9 of ||Z|| ||Z*||",

@@ -22,9 +22,11 @@ def _skew_basis(d: int) -> np.ndarray:
 
 
 def _cayley(Q, W):
-    """Q (I - W/2)^{-1} (I + W/2): orthogonal for skew W, and Q + Q W + O(W^2)."""
+    """Q (I - W/2)^{-1} (I + W/2): orthogonal for skew W, and Q + Q W + O(W^2); re-orthonormalised (QR, column
+    signs kept, so the component too) against the solve's rounding."""
     eye = np.eye(Q.shape[-1])
-    return Q @ np.linalg.solve(eye - W / 2, eye + W / 2)
+    Qn, Rr = np.linalg.qr(Q @ np.linalg.solve(eye - W / 2, eye + W / 2))
+    return Qn * np.sign(np.diagonal(Rr, axis1=-2, axis2=-1))[..., None, :]
 
 
 def _rgrad(Q, G):
@@ -42,7 +44,7 @@ def starts(rng, d: int, per_component: int) -> np.ndarray:
     return Q
 
 
-def minimise(fun, Q0, descent: int = 60, newton: int = 6, h: float = 1e-5):
+def minimise(fun, Q0, descent: int = 60, newton: int = 10, h: float = 1e-5):
     """Minimise fun over O(d) from each start Q0[s] (s, d, d), staying in each start's component.
 
     fun(Q) -> (f, G): values (s,) and Euclidean gradients (s, d, d), batched. Returns (Q, f, g): the
@@ -59,7 +61,7 @@ def minimise(fun, Q0, descent: int = 60, newton: int = 6, h: float = 1e-5):
         ft = ft.reshape(len(Q), len(steps))
         best = np.argmin(ft, axis=1)
         move = ft[np.arange(len(Q)), best] < f
-        t = np.where(move, t * steps[best], t / 4)
+        t = np.minimum(np.where(move, t * steps[best], t / 4), 1 / np.maximum(np.linalg.norm(W, axis=(-2, -1)), 1e-300))
         Q = np.where(move[:, None, None], trial[np.arange(len(Q)), best], Q)
         f, G = fun(Q)
     E = _skew_basis(d)
@@ -85,7 +87,7 @@ def minimise(fun, Q0, descent: int = 60, newton: int = 6, h: float = 1e-5):
     return Q, f, np.linalg.norm(_rgrad(Q, G), axis=(-2, -1))
 
 
-def nearest_on_orbit(Z0, Z, rng, per_component: int = 3):
+def nearest_on_orbit(Z0, Z, rng, per_component: int = 2):
     """argmin over R in O(d) of ||Z - Z_0 R||_F^2, by :func:`minimise` from Haar starts in both components.
 
     Returns (R, f, g, f_by_component): the best end point, its value, its Riemannian gradient norm and the
