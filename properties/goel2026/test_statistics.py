@@ -398,6 +398,11 @@ def _lemma5_case(**v):
     return c
 
 
+X_SCALING = Unchecked("sigma_1(X) outside [0.01, 10]", Reason.NOT_DRAWN,
+                      "equivalent by scaling: X -> tX, Z -> t^{1/2} Z (Sigma, K, spread, r, the directions fixed) "
+                      "scales both sides alike, so each such case is a drawn one times t (tested: "
+                      "tests/papers/goel2026/test_scaling.py); only the float range differs")
+
 @claim(
     "goel2026/lemma-5/main", kind="inequality", source=f"{PAPER}, Lemma 5",
     statement=r"\|\hat X-X\|_{op}\le\sigma_d(X)/2:\ \operatorname{dist}_\Sigma(\theta_0,\mathcal M)\le"
@@ -410,7 +415,7 @@ def _lemma5_case(**v):
         provenance=Provenance("RECONSTRUCTED", "claims file Lemma 5; T_3 is Tu et al. 2016, Lemma 5.14, quoted"),
         shared=(RESTATED, PROBLEMS),
         unchecked=not_drawn("||E||_op > 0.5, i.e. Sigma^{-1/2} Sigma_hat Sigma^{-1/2} with an eigenvalue outside "
-                            "[0.5, 1.5] ((14) admits any eps')", "sigma_1(X) outside [0.01, 10]", "d >= 5") + BOX,
+                            "[0.5, 1.5] ((14) admits any eps')", "d >= 5") + (X_SCALING,) + BOX,
         notes={
             "inputs": "d <= 4, sigma_1(X) in [0.01, 10]; Sigma_hat = Sigma^{1/2}(I + E)Sigma^{1/2}, E symmetric with "
                       "||E||_op in [0, 0.5]; X_hat = X + Delta with ||Delta||_op = eps_frac sigma_d(X)/2, eps_frac in "
@@ -469,7 +474,7 @@ LEMMA4_READING = Reading(
         Unchecked("the worst normal direction of H", Reason.NOT_DRAWN,
                   "not searched: set by the seed, an integer the optimizer does not move (it moves k_frac, e_frac, r, "
                   "radial and the problem's reals)"),
-    ) + not_drawn("r < 1e-6", "||e_Z||_F > 10 alpha rho", "d >= 5", "sigma_1(X) outside [0.01, 10]") + BOX,
+    ) + not_drawn("r < 1e-6", "||e_Z||_F > 10 alpha rho", "d >= 5") + (X_SCALING,) + BOX,
     notes={
         "inputs": "problems as theorem-1/part-3 (d <= 4, sigma_1(X) in [0.01, 10]); theta = theta* + H in the tube, "
                   "||H||_Sigma = r rho, r in [1e-6, 1]; K = I + E, E symmetric with ||E||_op <= eps_0 (the whole "
@@ -637,7 +642,7 @@ THEOREM2_UNCHECKED = (
               "about 35 us a step (2-core EPYC); gamma <= 1/512, so (1 - gamma)^300 >= 0.56 here; theorem-2/long-run "
               "draws T up to 3/gamma where sigma_d(X)/sigma_1(X) >= 0.3"),
     Unchecked("for d >= 2, the corners K = (1 +- eps_0) I", Reason.NOT_DRAWN, "not searched, as in lemma-4"),
-) + not_drawn("d >= 5", "sigma_1(X) outside [0.01, 10]") + BOX
+) + not_drawn("d >= 5") + (X_SCALING,) + BOX
 THEOREM2_READING = Reading(
     provenance=Provenance("RECONSTRUCTED", "claims file Theorem 2; constants ours, the paper's lost"),
     shared=(RESTATED, PROBLEMS, CONSTANTS, TUBE), unchecked=THEOREM2_UNCHECKED, notes=THEOREM2_NOTES)
