@@ -25,6 +25,8 @@ BASE = (RESTATED, PROBLEMS)
 BOX = not_drawn("k > d + 2", "cond(Sigma) > 10", "sigma_1(X) outside [0.01, 10]", "sigma_d(X)/sigma_1(X) < 0.05",
                 why="outside the search box")
 D5 = not_drawn("d >= 5")
+D7 = (Unchecked("d >= 7", Reason.NOT_DRAWN, "d in {1..6} drawn: each further d value takes its share of the design's "
+                "64-128 points from the others"),)
 TUBE_R = "r in [1e-6, 1] (log scale), radius rho"
 TUBE_UNCHECKED = (
     Unchecked("r < 1e-6 (||H||_Sigma < 1e-6 rho), and r = 0", Reason.FLOAT_RANGE,
@@ -33,7 +35,7 @@ TUBE_UNCHECKED = (
     Unchecked("the worst normal direction of H (the claims file's sharper test, a minimisation over H normal to M)",
               Reason.NOT_DRAWN, "not searched: the direction is set by the seed, which the optimizer does not move "
               "(it moves r, radial and the problem's reals)"),
-) + D5 + BOX
+) + D7 + BOX
 
 
 def close_all(lhs, rhs, rtol, xp):
@@ -379,7 +381,7 @@ def separate_convexity_corrected(case, xp):
 
 # ---- Theorem 1 part 3, Lemmas 1 and 2 ---------------------------------------------------------
 
-TUBE_SPACE = Space(build=_tube, **ss.tube_params(r_min=1e-6))
+TUBE_SPACE = Space(build=_tube, **ss.tube_params(r_min=1e-6, d_max=6))
 
 
 @claim(
@@ -393,7 +395,7 @@ TUBE_SPACE = Space(build=_tube, **ss.tube_params(r_min=1e-6))
                               "sufficient values)"),
         shared=BASE + (CONSTANTS, TUBE), unchecked=TUBE_UNCHECKED,
         notes={
-            "inputs": "d <= 4, sigma_1(X) in [0.01, 10]; tube " + TUBE_R,
+            "inputs": "d <= 6, sigma_1(X) in [0.01, 10]; tube " + TUBE_R,
             "check": "inner product computed in theta coordinates (Frobenius, population gradient of F = L + R in "
                      "closed form), against alpha ||H||_Sigma^2",
         }),
@@ -415,7 +417,7 @@ def theorem_1_part_3_convexity(case, xp):
                               "sufficient values)"),
         shared=BASE + (CONSTANTS, TUBE), unchecked=TUBE_UNCHECKED,
         notes={
-            "inputs": "d <= 4, sigma_1(X) in [0.01, 10]; tube " + TUBE_R,
+            "inputs": "d <= 6, sigma_1(X) in [0.01, 10]; tube " + TUBE_R,
             "check": "||Sigma_bar^{-1} grad F Sigma^{-1}||_Sigma computed as the Sigma-norm of the preconditioned "
                      "gradient (theta coordinates), against beta ||H||_Sigma",
         }),
@@ -552,7 +554,7 @@ def lemma_1_part_2(case, xp):
         provenance=Provenance("RECONSTRUCTED", "DERIVED from (4) (claims file Lemma 2)"),
         shared=BASE + (CONSTANTS, TUBE), unchecked=TUBE_UNCHECKED,
         notes={
-            "inputs": "d <= 4, sigma_1(X) in [0.01, 10]; tube " + TUBE_R,
+            "inputs": "d <= 6, sigma_1(X) in [0.01, 10]; tube " + TUBE_R,
             "check": "F - F* = L - L* + R in closed form against beta/2 ||H||_Sigma^2",
         }),
 )
@@ -561,8 +563,14 @@ def lemma_2_main(case, xp):
     return le(sr.lifted_excess(Z_star + H, X, case.problem.k), case.constants["beta"] / 2 * xp.sum(H * H), xp)
 
 
-LIFT_SPACE = Space(build=_any_theta, **ss.tube_params())
-LIFT_UNCHECKED = not_drawn("||H||_Sigma > 10 rho", "d >= 5") + BOX
+def _lift_case(**v):
+    return ss.make_tube_case(lambda c: v["scale"] * c["rho"], **v)
+
+
+LIFT_SPACE = Space(build=_lift_case, **ss.tube_params(d_max=6), scale=Real(0.1, 1000.0, log=True))
+LIFT_UNCHECKED = (Unchecked("||H||_Sigma > 1000 rho", Reason.NOT_DRAWN,
+                            "the drawn range ends where H dominates (1000 rho >= 3 ||Z*||): the identities' terms are "
+                            "then H's own powers, compared relative to the largest"),) + D7 + BOX
 
 
 @claim(
@@ -579,8 +587,8 @@ LIFT_UNCHECKED = not_drawn("||H||_Sigma > 10 rho", "d >= 5") + BOX
         notes={
             "use": "the claims theorem-1/part-3-*, lemma-2 and lemma-4 are evaluated in Z coordinates through "
                    "these identities (exact in any precision there)",
-            "inputs": "d <= 4, sigma_1(X) in [0.01, 10]; theta = theta_R + H, ||H||_Sigma up to 10 rho, "
-                      "theta' = theta_R",
+            "inputs": "d <= 6, sigma_1(X) in [0.01, 10]; theta = theta_R + H, ||H||_Sigma = r scale rho up to "
+                      "1000 rho, theta' = theta_R",
             "check": "the four identities, each relative 1e-9 of the largest term (theta coordinates: closed-form "
                      "population gradients; Z coordinates: lifted_excess / lifted_grad with X = M Sigma^{1/2})",
         }),

@@ -398,6 +398,8 @@ def _lemma5_case(**v):
     return c
 
 
+D7 = Unchecked("d >= 7", Reason.NOT_DRAWN, "d in {1..6} drawn: each further d value takes its share of the "
+               "design's 64-128 points from the others")
 X_SCALING = Unchecked("sigma_1(X) outside [0.01, 10]", Reason.NOT_DRAWN,
                       "equivalent by scaling: X -> tX, Z -> t^{1/2} Z (Sigma, K, spread, r, the directions fixed) "
                       "scales both sides alike, so each such case is a drawn one times t (tested: "
@@ -461,7 +463,7 @@ def _lemma4_case(**v):
     return c
 
 
-LEMMA4 = Space(build=_lemma4_case, **ss.tube_params(r_min=1e-6, x_scale=(0.01, 10.0)), k_frac=Real(0.0, 1.0),
+LEMMA4 = Space(build=_lemma4_case, **ss.tube_params(r_min=1e-6, x_scale=(0.01, 10.0), d_max=6), k_frac=Real(0.0, 1.0),
                e_frac=Real(0.0, 10.0), adv=Real(0.0, 1.0))
 LEMMA4_READING = Reading(
     provenance=Provenance("RECONSTRUCTED", "claims file Lemma 4; constants DERIVED there: E2 with eps_0 = "
@@ -474,9 +476,9 @@ LEMMA4_READING = Reading(
         Unchecked("the worst normal direction of H", Reason.NOT_DRAWN,
                   "not searched: set by the seed, an integer the optimizer does not move (it moves k_frac, e_frac, r, "
                   "radial and the problem's reals)"),
-    ) + not_drawn("r < 1e-6", "||e_Z||_F > 10 alpha rho", "d >= 5") + (X_SCALING,) + BOX,
+    ) + not_drawn("r < 1e-6", "||e_Z||_F > 10 alpha rho") + (D7, X_SCALING) + BOX,
     notes={
-        "inputs": "problems as theorem-1/part-3 (d <= 4, sigma_1(X) in [0.01, 10]); theta = theta* + H in the tube, "
+        "inputs": "problems as theorem-1/part-3 (d <= 6, sigma_1(X) in [0.01, 10]); theta = theta* + H in the tube, "
                   "||H||_Sigma = r rho, r in [1e-6, 1]; K = I + E, E symmetric with ||E||_op <= eps_0 (the whole "
                   "event E2); any gradient error e_Z with ||e_Z||_F in [0, 10 alpha rho], its direction adv (-Kbar H K, "
                   "the minimiser of part-1's left side for its norm, at adv = 1) mixed with a random one",
@@ -622,13 +624,13 @@ def _algorithm1_lifted(case):
                                 case.values["push"], case.values["seed"])
 
 
-THEOREM2 = Space(build=_theorem2_case, **ss.tube_params(x_scale=(0.01, 10.0)), k_frac=Real(0.0, 1.0),
+THEOREM2 = Space(build=_theorem2_case, **ss.tube_params(x_scale=(0.01, 10.0), d_max=6), k_frac=Real(0.0, 1.0),
                  e_frac=Real(0.0, 1.0), T=Int(0, 300), push=Real(0.0, 1.0))
 THEOREM2_NOTES = {
     "constants": "eta = alpha/(4(1+eps_0)^4 beta^2), gamma = alpha^2/(8(1+eps_0)^4 beta^2), the recursion "
                  "Phi_{t+1} <= (1-gamma)Phi_t + c_e||e_Z||^2, c_e = 4eta/alpha + 2eta^2(1+eps_0)^4 (claims file)",
     "errors": "the statistical input ||e_Z||^2 <= C/n is Theorem 3's (checked there): here E is any error budget",
-    "inputs": "d <= 4, sigma_1(X) in [0.01, 10]; theta_0 in the tube (r in [0, 1], radius rho); the data enter "
+    "inputs": "d <= 6, sigma_1(X) in [0.01, 10]; theta_0 in the tube (r in [0, 1], radius rho); the data enter "
               "through K = Sigma^{1/2} Sigma_hat^{-1} Sigma^{1/2} = I + E, ||E||_op <= eps_0 = alpha/(12 beta) (all "
               "of the event E2 of Lemma 3, on which the theorem is stated); errors ||e_t||_F^2 = E = e_frac gamma "
               "rho^2/c_e, e_frac in [0, 1] (the budget keeping the iterates provably in the tube, 'n >= N(delta)'), "
@@ -642,7 +644,7 @@ THEOREM2_UNCHECKED = (
               "about 35 us a step (2-core EPYC); gamma <= 1/512, so (1 - gamma)^300 >= 0.56 here; theorem-2/long-run "
               "draws T up to 3/gamma where sigma_d(X)/sigma_1(X) >= 0.3"),
     Unchecked("for d >= 2, the corners K = (1 +- eps_0) I", Reason.NOT_DRAWN, "not searched, as in lemma-4"),
-) + not_drawn("d >= 5") + (X_SCALING,) + BOX
+) + (D7, X_SCALING) + BOX
 THEOREM2_READING = Reading(
     provenance=Provenance("RECONSTRUCTED", "claims file Theorem 2; constants ours, the paper's lost"),
     shared=(RESTATED, PROBLEMS, CONSTANTS, TUBE), unchecked=THEOREM2_UNCHECKED, notes=THEOREM2_NOTES)
@@ -701,7 +703,7 @@ def _theorem2_long_case(**v):
     return c
 
 
-THEOREM2_LONG = Space(build=_theorem2_long_case, **dict(ss.tube_params(x_scale=(0.01, 10.0)),
+THEOREM2_LONG = Space(build=_theorem2_long_case, **dict(ss.tube_params(x_scale=(0.01, 10.0), d_max=6),
                                                          spread=Real(LONG_SPREAD, 1.0, log=True)),
                       k_frac=Real(0.0, 1.0), e_frac=Real(0.0, 1.0), t_frac=Real(0.0, 1.0), push=Real(0.0, 1.0))
 
