@@ -415,7 +415,7 @@ def _n_space(n_lo=2, n_hi=1024):
     for k in ("x_scale", "spread", "sigma", "extra"):
         prm.pop(k)
     return Space(build=lambda n, **v: _query_case(n, **v, x_scale=1.0, spread=1.0, sigma=0.0, extra=0),
-                 **prm, c=Real(0.0, 0.5), z=Real(0.0, 3.0), n=Int(n_lo, n_hi, log=True), m=Int(1, 4))
+                 **prm, c=Real(0.0, 0.5), z=Real(0.0, 3.0), n=Int(n_lo, n_hi, log=True), m=Int(1, 8))
 
 
 N_BUDGET = Unchecked("n > 1024 (the statement: every n >= 2)", Reason.BUDGET,
@@ -428,7 +428,9 @@ N_BUDGET_STEIN = Unchecked("n > 512 (the statement: every n >= 2)", Reason.BUDGE
 N_BUDGET_20 = Unchecked("n > 256 (the statement: every n >= 2)", Reason.BUDGET,
                         "n key rows per draw, up to 512000 draws a case: the deep run took 48 s with n <= 1024, 36 s "
                         "with n <= 512, 3.8 s with n <= 128 (2-core EPYC, 2026-12-07)")
-LEMMA9_UNCHECKED = (not_drawn("m >= 5 (the statement: every integer m >= 1)") + (N_BUDGET, TILTS)
+LEMMA9_UNCHECKED = ((Unchecked("m >= 9 (the statement: every integer m >= 1)", Reason.NOT_DRAWN,
+                               "m in {1..8} drawn: each further m takes its share of the design's points from the "
+                               "others"), N_BUDGET, TILTS)
                     + not_drawn("d >= 4", "cond(Sigma) > 10"))
 
 
@@ -449,7 +451,7 @@ def _lemma9_bounds(case):
         provenance=Provenance("DERIVED", "claims file Lemma 9; the paper's form is likely m = 2, possibly m = 4"),
         shared=(RESTATED, SELF_TERM), unchecked=LEMMA9_UNCHECKED,
         notes={
-            "inputs": QUERY + "; n in [2, 1024] (log scale), m in {1, 2, 3, 4}",
+            "inputs": QUERY + "; n in [2, 1024] (log scale), m in {1, ..., 8}",
             "check": "E[p_ij^m] <= bound, p_ij^m averaged over the n - 1 exchangeable j in each draw; "
                      + MC_EXPECTATION,
         }),
@@ -492,16 +494,16 @@ def lemma_9_self(case, K, xp):
 @claim(
     "goel2026/lemma-10/main", kind="expectation", relation="<=", sample=_key_pairs, source=f"{PAPER}, Lemma 10 (Gaussian Poincare)",
     statement=r"j\ne i:\ \operatorname{Var}_{-i}(p_{ij})\le2q\,\mathbb E_{-i}[p_{ij}^2]",
-    space=_n_space(n_lo=3), cost="expensive",
+    space=_n_space(), cost="expensive",
     reading=Reading(
         provenance=Provenance("RECONSTRUCTED", "exact constants lost; the claims file's 'roughly' form, via "
                               "sum_l ||Sigma^{1/2} grad_{x_l} p_ij||^2 = p_ij^2 q [(1 - p_ij)^2 + sum_{l != i,j} "
                               "p_il^2] <= 2 q p_ij^2, DERIVED"),
         shared=(RESTATED, SELF_TERM),
-        unchecked=not_drawn("n = 2 (j != i admits it; the space starts at n = 3)") + (N_BUDGET, TILTS)
+        unchecked=(N_BUDGET, TILTS)
         + not_drawn("d >= 4", "cond(Sigma) > 10"),
         notes={
-            "inputs": QUERY + "; n in [3, 1024]; m unused",
+            "inputs": QUERY + "; n in [2, 1024]; m unused",
             "check": "each draw is a pair of independent key sets (p, p'): E[(p - p')^2 / 2] = Var p <= "
                      "E[q (p^2 + p'^2)] = 2q E p^2, averaged over the n - 1 exchangeable j (unbiased); "
                      + MC_EXPECTATION,
