@@ -37,10 +37,17 @@ def preconditioned_step(Z_star, H, e_Z, K, k: int):
     return np.concatenate([G[:k] @ K, K @ G[k:] @ K], axis=0)
 
 
+def adversarial_error(H, K, k: int):
+    """The unit e minimising <Kbar e K, H> = <e, Kbar H K>: -Kbar H K / ||Kbar H K||_F (the error direction that
+    most lowers Lemma 4 part 1's left side, and most raises dist(Z, M)^2 to first order, for its norm)."""
+    D = np.concatenate([H[:k], K @ H[k:]], axis=0) @ K
+    return -D / max(np.linalg.norm(D), 1e-300)
+
+
 def algorithm1_lifted(p: Problem, Z_star, H, K, eta: float, E: float, T: int, push: float, seed: int):
     """Z_{t+1} = Z_t - eta Kbar (grad_Z F(Z_t) + e_t) K (Algorithm 1 in lifted coordinates, Lemma 4) for T steps
-    from Z_0 = Z* + H, ||e_t||_F^2 = E, e_t = push * (outward unit H_t) + (1 - push) * (random unit), normalised
-    (random directions from default_rng([seed, 222])).
+    from Z_0 = Z* + H, ||e_t||_F^2 = E, e_t = push * (the adversarial unit -Kbar H_t K, :func:`adversarial_error`)
+    + (1 - push) * (random unit), normalised (random directions from default_rng([seed, 222])).
     Returns Phi_0 = ||H_0||^2, Phi_T = dist(Z_T, M)^2, F(Z_T) - F* and L(Z_T) - L* = ||U V^T - X||^2/2."""
     k = p.k
     X = Z_star[:k] @ Z_star[k:].T
@@ -50,7 +57,7 @@ def algorithm1_lifted(p: Problem, Z_star, H, K, eta: float, E: float, T: int, pu
     for _ in range(T):
         H_t = Z - Z0 @ sr.procrustes_rotation(Z0, Z)
         g = rng.standard_normal(Z.shape)
-        u = push * (-H_t / max(np.linalg.norm(H_t), 1e-300)) + (1 - push) * g / np.linalg.norm(g)
+        u = push * adversarial_error(H_t, K, k) + (1 - push) * g / np.linalg.norm(g)
         e = math.sqrt(E) * u / max(np.linalg.norm(u), 1e-300)
         G = sr.lifted_grad(Z, X, k) + e
         Z = Z - eta * np.concatenate([G[:k] @ K, K @ G[k:] @ K], axis=0)
