@@ -25,6 +25,7 @@ from attncheck.papers.bombari2024.readings import (
     DRAWS,
     DRAWS_BY_K,
     DRAWS_CHAIN,
+    EVERY_TOKENS,
     FRACTION,
     HE_ACTS,
     K_OMEGA,
@@ -301,15 +302,13 @@ def theorem_3(case, S, xp):
        statement=r"\forall i \in [n]\ \exists \Delta^*, \|\Delta^*\| \le \sqrt d: \|\varphi_{RAF}(X^i(\Delta^*)) - "
                  r"\varphi_{RAF}(X)\| / \|\varphi_{RAF}(X)\| = \Omega(1)",
        domain=_raf_case, sample=seeds, probability=0.5, path=RAF_PATH, cost="expensive", draws=3,
-       reading=Reading(unchecked=(*RAF_UNCHECKED, Unchecked(
-                           "the indices i in [1, n - 2] of 'for any index i in [n]'", Reason.NOT_DRAWN,
-                           "the claim is checked for i in {0, n - 1}")), shared=RAF_SHARED,
+       reading=Reading(unchecked=RAF_UNCHECKED, shared=RAF_SHARED,
                        notes=dict(RAF_COMMON, ratio="implied constant 1 / min_i S_RAF,lower,i(X) over the tokens tried",
-                                  tokens=f"i in {{0, n - 1}} only: random_tokens(n, {RAF_TOKENS}) returns exactly "
-                                         "these two for n >= 3 (every path n is >= 4); the min is over these two, "
-                                         "not over [n]")))
+                                  tokens=f"random_tokens(n, {EVERY_TOKENS}): i = 0, n - 1 and one i drawn uniformly "
+                                         "in [1, n - 2] by each draw of W (every path n is >= 4), so every i in [n] "
+                                         "is drawn; the min is over the three tokens of a draw")))
 def theorem_3_every(case, S, xp):
-    return np.array([1.0 / float(b.per_group.min()) for b in attention_draws(case, S, "raf")])
+    return np.array([1.0 / float(b.per_group.min()) for b in attention_draws(case, S, "raf", EVERY_TOKENS)])
 
 
 @claim("bombari2024/remark-5.1/main", kind="asymptotic", refutable=False, source="bombari2024 Section 5, Remark 5.1",

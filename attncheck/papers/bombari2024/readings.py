@@ -16,7 +16,8 @@ RHO = (0.25, 1.0, 2.0)
 RESTARTS, STEPS = 4, 40
 LINEAR_STEPS, LINEAR_LR = 10, 0.25  # the ascent from the linearised optimum (LOWER_LINEAR)
 ASCENT_TOKENS = 4  # token 0, token n - 1 and random others (all tokens when n <= 4)
-RAF_TOKENS = 2  # Theorem 3 and Remark 5.1: tokens 0 and n - 1
+RAF_TOKENS = 2  # Theorem 3 and Remark 5.1: tokens 0 and n - 1 (the sup over i is at least their max)
+EVERY_TOKENS = 3  # theorem-3/every-token: tokens 0, n - 1 and one drawn uniformly in [1, n - 2] per draw of W
 
 # ---- shared readings of the open phrases ----------------------------------------------------------------
 

@@ -55,3 +55,16 @@ def test_score_starts_lie_on_the_sphere_along_the_score_gradients():
         for j, v in enumerate((W @ X[i], W.T @ X[i])):
             assert torch.allclose(st[t, j, 0], math.sqrt(8) * v / v.norm())
             assert torch.allclose(st[t, j + 2, 0], -st[t, j, 0])
+
+
+def test_every_token_draws_cover_the_middle_tokens():
+    """theorem-3/every-token (EVERY_TOKENS = 3): tokens 0, n - 1 and one drawn uniformly in [1, n - 2] per draw."""
+    from attncheck.papers.bombari2024.readings import EVERY_TOKENS
+
+    n, seen = 8, []
+    for s in range(400):
+        tok = ws.random_tokens(n, EVERY_TOKENS, torch.Generator().manual_seed(s))
+        assert tok[:2] == [0, n - 1] and 1 <= tok[2] <= n - 2
+        seen.append(tok[2])
+    counts = np.bincount(seen, minlength=n)[1:n - 1]
+    assert counts.min() >= 40, counts  # 400 / 6 = 67 expected per middle token
