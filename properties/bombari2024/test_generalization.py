@@ -19,6 +19,7 @@ from attncheck.papers.bombari2024.readings import (
     GAP,
     K_OMEGA,
     K_RATIO,
+    K_SMALL,
     N_TRAIN,
     NO_REASON,
     PROB,
@@ -185,7 +186,7 @@ T5_SHARED = (*SHARED, DATA_T5)
                  r"\ \forall \Delta: \|\Delta\| \le \sqrt d, \forall i, \text{ w.p. } \ge 1 - e^{-cD}",
        domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO), sample=seeds, probability=0.5, path=GEN_PATH,
        cost="expensive", draws=3,
-       reading=Reading(unchecked=(ACTS_LIPSCHITZ, K_OMEGA, *N_UNCHECKED, D_UNCHECKED, I_UNCHECKED, *FREE_T4),
+       reading=Reading(unchecked=(ACTS_LIPSCHITZ, K_OMEGA, K_SMALL, *N_UNCHECKED, D_UNCHECKED, I_UNCHECKED, *FREE_T4),
                        shared=(*SHARED, GAP, SEARCH, TOKENS, FREE_INPUTS),
                        notes=dict(SETUP, X="test sample X: bombari2024/tokens; training samples i.i.d. normalized "
                                            "Gaussian or hypercube rows")))
@@ -199,7 +200,7 @@ def theorem_4(case, S, xp):
 
 
 T5 = SETUP
-T5_UNCHECKED = (ACTS_NONLINEAR, K_OMEGA, *N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED)
+T5_UNCHECKED = (ACTS_NONLINEAR, K_OMEGA, K_SMALL, *N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED)
 
 
 @claim("bombari2024/theorem-5/main", kind="asymptotic", source="bombari2024 Section 6.1, Theorem 5, (6.12) (= (B.29))",

@@ -30,6 +30,7 @@ from attncheck.papers.bombari2024.readings import (
     HE_ACTS,
     K_OMEGA,
     K_RATIO,
+    K_SMALL,
     LOWER,
     LOWER_LINEAR,
     NO_REASON,
@@ -78,7 +79,7 @@ RF_COMMON = {"d": "d drawn in {1, 2, 4, 8, 16} with 64 <= D = n d <= 1024 at eve
              "activation": "phi in {relu, tanh, gelu, softplus}: Lipschitz and not identically 0",
              "tokens": f"ascent over {ASCENT_TOKENS} tokens (0, n - 1 and random others); a sup over a subset "
                        "is a lower bound on the sup over all i"}
-RF_UNCHECKED = (ACTS_LIPSCHITZ, K_OMEGA, RF_D_UNCHECKED)
+RF_UNCHECKED = (ACTS_LIPSCHITZ, K_OMEGA, K_SMALL, RF_D_UNCHECKED)
 RF_SHARED = (PROB, DRAWS, K_RATIO, TOKENS)
 
 
@@ -182,7 +183,7 @@ DRF_COMMON = dict(RF_COMMON, d=f"d drawn in {{1, 2, 4, 8, 16}} with 64 <= D = n 
                   k="every layer k x k after the first",
                   L="L in {1, 2, 3} at every n; e^{CL} is a constant for fixed L, so the implied constant must "
                     "stay bounded along n (L = o(log k) holds along the path)")
-DRF_UNCHECKED = (ACTS_HE, RF_D_UNCHECKED,
+DRF_UNCHECKED = (ACTS_HE, K_SMALL, RF_D_UNCHECKED,
                  Unchecked("L growing with n (admitted by L = o(log k))", Reason.NOT_DRAWN,
                            "e^{CL} with C unknown cannot be divided out"))
 #: Theorem 2's probability 1 - exp(-c log^2 d) (bombari2024/probability-log2-d); Lemma C.2's is 1 - 2L exp(-ck)

@@ -143,6 +143,10 @@ ACTS_HE = Unchecked("activations other than relu, gelu, softplus that 'Lipschitz
                     Reason.NOT_DRAWN, NO_REASON)
 K_OMEGA = Unchecked("k = omega(D) (k / D growing), admitted by k = Omega(D)", Reason.NOT_DRAWN,
                     "rho takes only the fixed values 1/4, 1, 2, so k / D <= 2 at every path point")
+K_SMALL = Unchecked("k / D < 1/4 (k = Omega(D) admits every fixed rho > 0: rho = 1/8, 1/16, ...)", Reason.NOT_DRAWN,
+                    "rho in {1/4, 1, 2} only; rho = 1/8 or 1/16 (k = 8 or 4 at the smallest D = 64, where a ReLU "
+                    "feature vector vanishes with probability 2^-k) would add cases to every claim reading "
+                    "bombari2024/k-ratio and need a deep rerun of each, not run (2026-12-07)")
 
 # ---- helpers ----------------------------------------------------------------------------------
 
