@@ -21,7 +21,6 @@ from attncheck.papers.bombari2024.readings import (
     K_RATIO,
     K_SMALL,
     N_TRAIN,
-    NO_REASON,
     PROB,
     RESTARTS,
     RHO,
@@ -167,7 +166,9 @@ K_B2 = tuple(Unchecked(f"{part}: Lemma B.2 has no hypothesis relating k to D (on
                        "the 'k' reading (rho in {1/4, 1, 2}, k = Theta(D)) is applied to it as to the other claims")
              for part in ("k = o(D)", "k = omega(D)"))
 LAW_UNCHECKED = Unchecked("mean-zero Lipschitz-concentrated laws satisfying Assumption 1 other than the two drawn "
-                          "(sphere rows, hypercube rows)", Reason.NOT_DRAWN, NO_REASON)
+                          "(sphere rows, hypercube rows)", Reason.NOT_DRAWN,
+                          "the class has no finite list of members to draw from: data.token_matrices.IID_FAMILIES "
+                          "holds these two laws only")
 #: universally quantified inputs not searched (bombari2024/free-inputs)
 RANDOM = "drawn at random, not searched (bombari2024/free-inputs)"
 LABELS = Unchecked("labels Y, y as arbitrary +-1 labels", Reason.NOT_DRAWN, RANDOM)

@@ -33,7 +33,6 @@ from attncheck.papers.bombari2024.readings import (
     K_SMALL,
     LOWER,
     LOWER_LINEAR,
-    NO_REASON,
     PROB,
     PROB_LOG2D,
     RAF_TOKENS,
@@ -285,6 +284,8 @@ def _raf_case(point):
 
 RAF_COMMON = {"regime": RAF_REGIME, "tokens": f"{RAF_TOKENS} tokens (0 and n - 1); the sup over i is at least the max"}
 RAF_SHARED = (PROB, DRAWS, REGIME, TOKENS, WITNESS)
+QKV_WHY = ("only {} is drawn (attention_draws): another value needs a parameter of the case or of each draw and a "
+           "deep rerun of this claim (543 s in the committed deep report, the paper's costliest), not run (2026-12-07)")
 
 
 @claim("bombari2024/theorem-3/main", kind="asymptotic", refutable=False, source="bombari2024 Section 5, Theorem 3, (5.1)",
@@ -318,8 +319,10 @@ def theorem_3_every(case, S, xp):
        domain=_raf_case, sample=seeds, probability=0.5, path=RAF_PATH, cost="expensive", draws=3,
        reading=Reading(unchecked=(*RAF_UNCHECKED,
                                   Unchecked("d' != d: (3.2) admits W_Q, W_K, W_V in R^{d' x d} for any d'",
-                                            Reason.NOT_DRAWN, "only d' = d is drawn (no reason recorded)"),
-                                  Unchecked("entry variances other than 1/d", Reason.NOT_DRAWN, NO_REASON)),
+                                            Reason.NOT_DRAWN, QKV_WHY.format("d' = d")),
+                                  Unchecked("entry variances of W_Q, W_K other than 1/d (only their product, a "
+                                            "softmax temperature, enters; W_V's variance cancels in the ratio (3.4))",
+                                            Reason.NOT_DRAWN, QKV_WHY.format("unit-variance scores"))),
                        shared=RAF_SHARED,
                        notes=dict(RAF_COMMON, ratio="implied constant 1 / S_QKV,lower(X)",
                                   weights="d' = d; W_Q, W_K, W_V entries i.i.d. N(0, 1/d), so the scores have unit "
