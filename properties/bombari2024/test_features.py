@@ -17,6 +17,7 @@ from attncheck.papers.bombari2024.readings import (
     HE_ACTS,
     K_OMEGA,
     K_RATIO,
+    K_SMALL,
     PROB,
     RHO,
     TOKENS,
@@ -80,7 +81,8 @@ B10 = {"X": "the law of ||phi(X)|| does not depend on X under Assumption 1: V fl
        "vector vanishes with probability 1/16 and sqrt(k) / ||phi|| is infinite: the statement is asymptotic in D)",
        "draws": "64 draws of V per case", "activation": "relu, tanh, gelu, softplus (Lipschitz, not 0)"}
 B10_UNCHECKED = (ACTS_LIPSCHITZ, Unchecked(K_OMEGA.part, Reason.NOT_DRAWN, K_OMEGA.why + " (the law of the ratio "
-                                           "depends on k only: k = omega(D) changes which D each k is paired with)"))
+                                           "depends on k only: k = omega(D) changes which D each k is paired with)"),
+                 K_SMALL)
 B10_SHARED = (PROB, K_RATIO, TOKENS)
 
 
@@ -117,7 +119,7 @@ def _op_norms(case, rng, size):
        statement=r"\|V\|_{op} = \mathcal{O}(\sqrt{(D + k)/D}) \text{ w.p. } \ge 1 - e^{-c_1 D}",
        domain=lambda n: ws_case(n, (4,), ("relu",), RHO), sample=_op_norms, probability=0.5, path=B7_PATH,
        cost="expensive", draws=32,
-       reading=Reading(unchecked=(K_OMEGA,), shared=(PROB, K_RATIO),
+       reading=Reading(unchecked=(K_OMEGA, K_SMALL), shared=(PROB, K_RATIO),
                        notes={"d": "d = 4; D = 4n (the law of ||V||_op depends on k and D only)",
                               "V": "||V||_op drawn from its exact law: the singular values of a k x D Gaussian matrix "
                                    "are those of a bidiagonal matrix of chi variables (Silverstein 1985, "
@@ -147,7 +149,7 @@ def _drf_norms(case, rng, size):
        statement=r"|\|\varphi_l(X)\|_2 - \sqrt{k}| \le e^{Cl}\log D \text{ w.p. } \ge 1 - 2L e^{-c\log^2 D}",
        domain=lambda n: ws_case(n, (4,), HE_ACTS, RHO, depths=(1, 2, 3)), sample=_drf_norms, probability=0.5,
        path={"quick": [4, 16, 64, 256], "deep": [4, 16, 64, 256, 1024, 4096, 16384]}, cost="expensive", draws=16,
-       reading=Reading(unchecked=(ACTS_HE,), shared=(PROB, K_RATIO, TOKENS),
+       reading=Reading(unchecked=(ACTS_HE, K_SMALL), shared=(PROB, K_RATIO, TOKENS),
                        notes={"k": "layers 2..L are k x k", "d": "d = 4; D = 4n",
                        "L": "l = L in {1, 2, 3}; e^{Cl} is fixed for fixed l, so the ratio must stay bounded along n",
                        "activation": "relu, gelu, softplus with beta from (4.3) (tanh: no beta exists)",

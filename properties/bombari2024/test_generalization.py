@@ -19,8 +19,8 @@ from attncheck.papers.bombari2024.readings import (
     GAP,
     K_OMEGA,
     K_RATIO,
+    K_SMALL,
     N_TRAIN,
-    NO_REASON,
     PROB,
     RESTARTS,
     RHO,
@@ -166,7 +166,9 @@ K_B2 = tuple(Unchecked(f"{part}: Lemma B.2 has no hypothesis relating k to D (on
                        "the 'k' reading (rho in {1/4, 1, 2}, k = Theta(D)) is applied to it as to the other claims")
              for part in ("k = o(D)", "k = omega(D)"))
 LAW_UNCHECKED = Unchecked("mean-zero Lipschitz-concentrated laws satisfying Assumption 1 other than the two drawn "
-                          "(sphere rows, hypercube rows)", Reason.NOT_DRAWN, NO_REASON)
+                          "(sphere rows, hypercube rows)", Reason.NOT_DRAWN,
+                          "the class has no finite list of members to draw from: data.token_matrices.IID_FAMILIES "
+                          "holds these two laws only")
 #: universally quantified inputs not searched (bombari2024/free-inputs)
 RANDOM = "drawn at random, not searched (bombari2024/free-inputs)"
 LABELS = Unchecked("labels Y, y as arbitrary +-1 labels", Reason.NOT_DRAWN, RANDOM)
@@ -185,7 +187,7 @@ T5_SHARED = (*SHARED, DATA_T5)
                  r"\ \forall \Delta: \|\Delta\| \le \sqrt d, \forall i, \text{ w.p. } \ge 1 - e^{-cD}",
        domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO), sample=seeds, probability=0.5, path=GEN_PATH,
        cost="expensive", draws=3,
-       reading=Reading(unchecked=(ACTS_LIPSCHITZ, K_OMEGA, *N_UNCHECKED, D_UNCHECKED, I_UNCHECKED, *FREE_T4),
+       reading=Reading(unchecked=(ACTS_LIPSCHITZ, K_OMEGA, K_SMALL, *N_UNCHECKED, D_UNCHECKED, I_UNCHECKED, *FREE_T4),
                        shared=(*SHARED, GAP, SEARCH, TOKENS, FREE_INPUTS),
                        notes=dict(SETUP, X="test sample X: bombari2024/tokens; training samples i.i.d. normalized "
                                            "Gaussian or hypercube rows")))
@@ -199,7 +201,7 @@ def theorem_4(case, S, xp):
 
 
 T5 = SETUP
-T5_UNCHECKED = (ACTS_NONLINEAR, K_OMEGA, *N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED)
+T5_UNCHECKED = (ACTS_NONLINEAR, K_OMEGA, K_SMALL, *N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED)
 
 
 @claim("bombari2024/theorem-5/main", kind="asymptotic", source="bombari2024 Section 6.1, Theorem 5, (6.12) (= (B.29))",

@@ -25,13 +25,14 @@ from attncheck.papers.bombari2024.readings import (
     DRAWS,
     DRAWS_BY_K,
     DRAWS_CHAIN,
+    EVERY_TOKENS,
     FRACTION,
     HE_ACTS,
     K_OMEGA,
     K_RATIO,
+    K_SMALL,
     LOWER,
     LOWER_LINEAR,
-    NO_REASON,
     PROB,
     PROB_LOG2D,
     RAF_TOKENS,
@@ -77,7 +78,7 @@ RF_COMMON = {"d": "d drawn in {1, 2, 4, 8, 16} with 64 <= D = n d <= 1024 at eve
              "activation": "phi in {relu, tanh, gelu, softplus}: Lipschitz and not identically 0",
              "tokens": f"ascent over {ASCENT_TOKENS} tokens (0, n - 1 and random others); a sup over a subset "
                        "is a lower bound on the sup over all i"}
-RF_UNCHECKED = (ACTS_LIPSCHITZ, K_OMEGA, RF_D_UNCHECKED)
+RF_UNCHECKED = (ACTS_LIPSCHITZ, K_OMEGA, K_SMALL, RF_D_UNCHECKED)
 RF_SHARED = (PROB, DRAWS, K_RATIO, TOKENS)
 
 
@@ -181,7 +182,7 @@ DRF_COMMON = dict(RF_COMMON, d=f"d drawn in {{1, 2, 4, 8, 16}} with 64 <= D = n 
                   k="every layer k x k after the first",
                   L="L in {1, 2, 3} at every n; e^{CL} is a constant for fixed L, so the implied constant must "
                     "stay bounded along n (L = o(log k) holds along the path)")
-DRF_UNCHECKED = (ACTS_HE, RF_D_UNCHECKED,
+DRF_UNCHECKED = (ACTS_HE, K_SMALL, RF_D_UNCHECKED,
                  Unchecked("L growing with n (admitted by L = o(log k))", Reason.NOT_DRAWN,
                            "e^{CL} with C unknown cannot be divided out"))
 #: Theorem 2's probability 1 - exp(-c log^2 d) (bombari2024/probability-log2-d); Lemma C.2's is 1 - 2L exp(-ck)
@@ -283,6 +284,8 @@ def _raf_case(point):
 
 RAF_COMMON = {"regime": RAF_REGIME, "tokens": f"{RAF_TOKENS} tokens (0 and n - 1); the sup over i is at least the max"}
 RAF_SHARED = (PROB, DRAWS, REGIME, TOKENS, WITNESS)
+QKV_WHY = ("only {} is drawn (attention_draws): another value needs a parameter of the case or of each draw and a "
+           "deep rerun of this claim (543 s in the committed deep report, the paper's costliest), not run (2026-12-07)")
 
 
 @claim("bombari2024/theorem-3/main", kind="asymptotic", refutable=False, source="bombari2024 Section 5, Theorem 3, (5.1)",
@@ -301,15 +304,13 @@ def theorem_3(case, S, xp):
        statement=r"\forall i \in [n]\ \exists \Delta^*, \|\Delta^*\| \le \sqrt d: \|\varphi_{\mathrm{RAF}}(X^i(\Delta^*)) - "
                  r"\varphi_{\mathrm{RAF}}(X)\| / \|\varphi_{\mathrm{RAF}}(X)\| = \Omega(1)",
        domain=_raf_case, sample=seeds, probability=0.5, path=RAF_PATH, cost="expensive", draws=3,
-       reading=Reading(unchecked=(*RAF_UNCHECKED, Unchecked(
-                           "the indices i in [1, n - 2] of 'for any index i in [n]'", Reason.NOT_DRAWN,
-                           "the claim is checked for i in {0, n - 1}")), shared=RAF_SHARED,
+       reading=Reading(unchecked=RAF_UNCHECKED, shared=RAF_SHARED,
                        notes=dict(RAF_COMMON, ratio="implied constant 1 / min_i S_RAF,lower,i(X) over the tokens tried",
-                                  tokens=f"i in {{0, n - 1}} only: random_tokens(n, {RAF_TOKENS}) returns exactly "
-                                         "these two for n >= 3 (every path n is >= 4); the min is over these two, "
-                                         "not over [n]")))
+                                  tokens=f"random_tokens(n, {EVERY_TOKENS}): i = 0, n - 1 and one i drawn uniformly "
+                                         "in [1, n - 2] by each draw of W (every path n is >= 4), so every i in [n] "
+                                         "is drawn; the min is over the three tokens of a draw")))
 def theorem_3_every(case, S, xp):
-    return np.array([1.0 / float(b.per_group.min()) for b in attention_draws(case, S, "raf")])
+    return np.array([1.0 / float(b.per_group.min()) for b in attention_draws(case, S, "raf", EVERY_TOKENS)])
 
 
 @claim("bombari2024/remark-5.1/main", kind="asymptotic", refutable=False, source="bombari2024 Section 5, Remark 5.1",
@@ -318,8 +319,10 @@ def theorem_3_every(case, S, xp):
        domain=_raf_case, sample=seeds, probability=0.5, path=RAF_PATH, cost="expensive", draws=3,
        reading=Reading(unchecked=(*RAF_UNCHECKED,
                                   Unchecked("d' != d: (3.2) admits W_Q, W_K, W_V in R^{d' x d} for any d'",
-                                            Reason.NOT_DRAWN, "only d' = d is drawn (no reason recorded)"),
-                                  Unchecked("entry variances other than 1/d", Reason.NOT_DRAWN, NO_REASON)),
+                                            Reason.NOT_DRAWN, QKV_WHY.format("d' = d")),
+                                  Unchecked("entry variances of W_Q, W_K other than 1/d (only their product, a "
+                                            "softmax temperature, enters; W_V's variance cancels in the ratio (3.4))",
+                                            Reason.NOT_DRAWN, QKV_WHY.format("unit-variance scores"))),
                        shared=RAF_SHARED,
                        notes=dict(RAF_COMMON, ratio="implied constant 1 / S_QKV,lower(X)",
                                   weights="d' = d; W_Q, W_K, W_V entries i.i.d. N(0, 1/d), so the scores have unit "

@@ -21,6 +21,10 @@ from attncheck.papers.bombari2024.models import random_features as rf
 from attncheck.papers.bombari2024.models import word_sensitivity as ws
 
 RESTARTS, STEPS = 4, 60
+#: the attention ascent: ATT_RESTARTS random starts and the four score-aligned ones (word_sensitivity.score_starts);
+#: 4 random starts of 60 steps stayed at half of an independent ascent for ReLU-RAF (docs/papers/bombari2024.md,
+#: 'ReLU-RAF ascent')
+ATT_RESTARTS, ATT_STEPS = 16, 200
 
 GRIDS = {
     "quick": {"trials": 1, "rf_d": [8, 16], "rf_n": [8, 16, 32], "drf_d": 4, "drf_n": [8, 16, 32],
@@ -50,7 +54,7 @@ def attention_point(n, d, kind, gen, rng, device):
     """One trial: the ascent lower bound of the RAF (softmax) or ReLU-RAF word sensitivity of token 0."""
     X = _X(n, d, rng, device)
     W = rf.gaussian((d, d), 1.0 / d, gen, device)
-    return ws.attention_brackets([rf.raf(W, kind)], X, [[0]], [gen], RESTARTS, STEPS)[0].lower
+    return ws.attention_brackets([rf.raf(W, kind)], X, [[0]], [gen], ATT_RESTARTS, ATT_STEPS, aligned=True)[0].lower
 
 
 def _stats(vals):

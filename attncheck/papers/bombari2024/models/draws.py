@@ -68,9 +68,10 @@ def rf_draws(case, seeds, depth=1, m=1, lower=True, upper=False, linear=False):
                           steps=STEPS, lower=lower, upper=upper)
 
 
-def attention_draws(case, seeds, model):
+def attention_draws(case, seeds, model, count=RAF_TOKENS):
     """Brackets of the word sensitivity of one draw of W (model "raf") or of W_Q, W_K, W_V (model "qkv") per
-    seed (one ascent for all)."""
+    seed (one ascent for all), over ``count`` tokens per draw (:func:`.word_sensitivity.random_tokens`: 0, n - 1,
+    then tokens drawn uniformly among the others by the draw's generator)."""
     X = X_of_tokens(case)
     n, d = X.shape
     atts, tokens, gens = [], [], [generator(s) for s in seeds]
@@ -79,7 +80,7 @@ def attention_draws(case, seeds, model):
             atts.append(rf.raf(rf.gaussian((d, d), 1.0 / d, g, g.device)))
         else:
             atts.append(rf.qkv(*(rf.gaussian((d, d), 1.0 / d, g, g.device) for _ in range(3))))
-        tokens.append(ws.random_tokens(n, RAF_TOKENS, g))
+        tokens.append(ws.random_tokens(n, count, g))
     return ws.attention_brackets(atts, X, tokens, gens, RESTARTS, STEPS)
 
 

@@ -474,16 +474,35 @@ def rf_brackets(X: torch.Tensor, k: int, act: str, groups, gens, depth: int = 1,
     return out
 
 
+def score_starts(att: Attention, X: torch.Tensor, tokens) -> torch.Tensor:
+    """Starts (T, 4, 1, d) on the sqrt(d) sphere along +- M x_i and +- M^T x_i, M = Q^T K the score matrix (S = X M X^T
+    / c; RAF: M = W): the gradients in x_i' of the perturbed token's own scores x_i'^T M x_i and x_i^T M x_i' (its
+    self-score (x_i'^T M x_i') has gradient (M + M^T) x_i at x_i). For ReLU-RAF, random starts stay in a basin at
+    about half the value these starts reach (measurement in docs/papers/bombari2024.md, 'ReLU-RAF ascent')."""
+    x = X[torch.as_tensor(list(tokens), device=X.device)]  # (T, d)
+    kx = att.keys(x)  # K x_i (T, d')
+    qx = att.queries(x)  # Q x_i
+    mx = kx @ att.Q  # M x_i = Q^T K x_i
+    mtx = qx if att.K is None else qx @ att.K  # M^T x_i = K^T Q x_i
+    v = torch.stack([mx, mtx, -mx, -mtx], 1)
+    return (math.sqrt(X.shape[1]) * v / v.norm(dim=-1, keepdim=True).clamp(min=1e-300))[:, :, None, :]
+
+
 def attention_brackets(atts: list[Attention], X: torch.Tensor, tokens, gens, restarts: int = 4, steps: int = 60,
-                       chunk: int = 16) -> list[Bracket]:
+                       chunk: int = 16, aligned: bool = False) -> list[Bracket]:
     """Attention-map word sensitivity of each token in ``tokens[s]`` under the map ``atts[s]`` drawn by generator
-    ``gens[s]`` (lower bounds; no certified upper): one ascent for every draw, chunk by chunk of tokens."""
+    ``gens[s]`` (lower bounds; no certified upper): one ascent for every draw, chunk by chunk of tokens. With
+    ``aligned`` the two :func:`score_starts` of each token join the ``restarts`` random starts."""
     d = X.shape[1]
     ratios = [[] for _ in atts]
     for c in range(0, len(tokens[0]), chunk):
         ones = [_OneToken(att, X, list(tok)[c:c + chunk]) for att, tok in zip(atts, tokens, strict=True)]
-        top, _ = maximize(_Draws(ones).probe, sum(len(o.tok) for o in ones), 1, d, list(gens), restarts, steps,
-                          device=X.device)
+        T = sum(len(o.tok) for o in ones)
+        starts = None
+        if aligned:
+            starts = torch.cat([_starts(list(gens), T, restarts, 1, d, X.device), torch.cat([score_starts(att, X, o.tok.tolist())
+                                                 for att, o in zip(atts, ones, strict=True)])], 1)
+        top, _ = maximize(_Draws(ones).probe, T, 1, d, list(gens), restarts, steps, device=X.device, starts=starts)
         for r, o, part in zip(ratios, ones, torch.sqrt(torch.clamp(top, min=0.0)).split([len(o.tok) for o in ones]),
                               strict=True):
             r.append(part / float(o.base.norm()))
