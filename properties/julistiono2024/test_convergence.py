@@ -103,14 +103,14 @@ def lemma_28_eq27(run, xp):
     reading=Reading(
         provenance=Provenance("DERIVED", "claims file Lemma 28; constants existential, the stated choice is checked"),
         unchecked=rd.CONE_UNCHECKED + (
-            rd.CONE_P_OFF,
+            rd.ALPHA_ARGMAX_ONLY, rd.CONE_P_OFF,
             Unchecked("mu in (0, mu(alpha)) (only mu = mu(alpha) is drawn)", Reason.NOT_DRAWN, rd.NO_REASON),
             rd.ETA_BELOW,
             Unchecked("k > K (the statement's 'every k >= 1')", Reason.BEYOND_PATH,
                       "cut at K = 60 steps (quick) and K = 150, 2000 (deep)"),
             Unchecked("the cone's other half, ||W(k)||_p >= R", Reason.FLOAT_RANGE,
                       "at this R one step changes ||W||_p by less than its rounding (see lemma-30/monotone)")),
-        shared=rd.CONE_SETTING + (rd.ETA_SMALL,),
+        shared=rd.CONE_SETTING_ARGMAX + (rd.ETA_SMALL,),
         notes={"constants": "mu = mu(alpha); pi/(1+pi) = mu; mu' = f mu, f in [0.01, 0.99]; R from R^p (pi/(1+pi) "
                             "- mu') = eta (L_max - L_min)/(1+pi) (Lemma 16's bounds); R_pi of Lemma 21 (formula "
                             "unknown) not enforced; this R is about 5 to 9e7 ||W_mm||_p",
