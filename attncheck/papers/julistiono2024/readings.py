@@ -141,8 +141,8 @@ LONG_UNCHECKED = CONE_UNCHECKED + (ALPHA_ARGMAX_ONLY,
               "one run per (seed, p), at eta = 1"),
     Unchecked("starts other than u = 0.5, w = 0", Reason.NOT_DRAWN, "one run per (seed, p)"),
     Unchecked("the admissible start of Lemma 28 (||W(0)||_p >= R with R >= R_pi)", Reason.NOT_DRAWN,
-              "W(0) has ||W(0)||_p = ||W_mm||_p, below Lemma 28's R (about 5 to 9e7 ||W_mm||_p in lemma-28/main, "
-              "growing with eta): these runs start outside Lemma 28's hypothesis"),
+              "W(0) has ||W(0)||_p = ||W_mm||_p, below Lemma 28's R for most of its constants (3.6 to 3.0e9 ||W_mm||_p "
+              "in lemma-28/main, growing with eta and f): these runs start outside Lemma 28's hypothesis"),
     Unchecked("K >= 1e5 steps (the claims file's horizon)", Reason.BEYOND_PATH, "the path ends at 64000 steps (deep)"),
 )
 
