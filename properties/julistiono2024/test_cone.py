@@ -22,7 +22,7 @@ PAPER = "julistiono2024 (arXiv 2410.14581)"
 
 def _space(R, **extra):
     return Space(build=lambda **v: ConeCase(R, **v), seed=Int(0, 3), p=Choice(P_STANDARD), u=Real(0.0, 1.0),
-                 w=Int(0, 2 ** 31), **extra)
+                 w=Int(0, 2 ** 31), sel=Int(0, 2), **extra)
 
 
 NAN = Slack(np.nan, np.nan)

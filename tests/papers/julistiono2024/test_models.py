@@ -515,3 +515,38 @@ def test_bregman_to_a_fixed_point_is_bregman_bit_for_bit(monkeypatch):
     ref, real = md.bregman(x, y, 3.0), md._binomials(3.0)
     monkeypatch.setattr(md, "_binomials", lambda p: np.concatenate([real[:1], [np.nextafter(real[1], np.inf)], real[2:]]))
     assert md.BregmanTo(x, 3.0)(y) != ref
+
+
+def test_locally_optimal_selections_match_an_independent_check_of_definition_3():
+    """locally_optimal_selections (the cone claims' sel >= 1) returns exactly the single swaps alpha_i -> second-largest
+    gamma that are locally optimal (Definition 3: gamma_{i alpha_i} > gamma_it on the support T_i of their own
+    ell_p-AttSVM) with bar T_i non-empty, each checked here from the solution's margins and gamma_it = Y_i v^T x_it
+    directly; each differs from the argmax at one sample, and reference_geometry falls back to the argmax where there
+    is none (seed 1, p = 2)."""
+    from attncheck.papers.julistiono2024.data.mirror_descent import section_4_1
+
+    for seed, p in ((0, 1.5), (0, 4.0), (1, 2.0), (3, 2.0)):
+        data = section_4_1(seed)
+        X, z = np.asarray(data.X), np.asarray(data.z)
+        g = np.asarray(data.Y)[:, None] * (X @ np.asarray(data.v))
+        top = np.argmax(g, axis=1)
+        expected = []
+        for i in range(len(top)):
+            alpha = top.copy()
+            alpha[i] = np.argsort(-g[i])[1]
+            W = svm.att_svm(data, alpha, p).w
+            a_x = X[np.arange(len(alpha)), alpha]
+            margins = np.einsum("nd,de,ne->n", a_x, W, z)[:, None] - np.einsum("ntd,de,ne->nt", X, W, z)
+            other = np.arange(X.shape[1])[None] != alpha[:, None]
+            assert np.all(margins[other] >= 1 - 1e-9)
+            support = other & (np.abs(margins - 1) <= 1e-9)
+            if np.all(g[np.arange(len(alpha)), alpha][:, None].repeat(X.shape[1], 1)[support] > g[support]) \
+                    and (other & ~support).any():
+                expected.append(alpha)
+        found = svm.locally_optimal_selections(data, p, limit=len(top))
+        assert [f.alpha.tolist() for f in found] == [a.tolist() for a in expected]
+        assert all(np.sum(f.alpha != top) == 1 for f in found)
+        if not found:
+            assert svm.reference_geometry(seed, p, 1).alpha.tolist() == top.tolist()
+    assert svm.locally_optimal_selections(section_4_1(0), 1.5)  # the drawn case exists where the claims use it
+    assert not svm.locally_optimal_selections(section_4_1(1), 2.0)

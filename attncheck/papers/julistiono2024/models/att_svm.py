@@ -288,12 +288,34 @@ def cone_geometry(data, alpha, p, tol=1e-9) -> ConeGeometry:
 
 
 
+def locally_optimal_selections(data, p, limit: int = 2) -> list:
+    """Up to ``limit`` locally optimal selections (Definition 3) other than the argmax: alpha = argmax with one
+    alpha_i moved to sample i's second-largest gamma_it, i = 1..n in order, kept when every support token t in T_i
+    of its ell_p-AttSVM has gamma_{i alpha_i} > gamma_it and bar T_i is non-empty (nu_alpha finite)."""
+    top, g = optimal_tokens(data), gammas(data)
+    found = []
+    for i in range(len(top)):
+        alpha = top.copy()
+        alpha[i] = np.argsort(-g[i], kind="stable")[1]
+        geom = cone_geometry(data, alpha, p)
+        if geom.locally_optimal() and np.isfinite(geom.nu):
+            found.append(geom)
+            if len(found) == limit:
+                break
+    return found
+
+
 @cache
-def reference_geometry(seed: int, p: float) -> ConeGeometry:
-    """Cone geometry of the Section 4.1 dataset ``section_4_1(seed)`` with alpha_i = argmax_t gamma_it, cached."""
+def reference_geometry(seed: int, p: float, sel: int = 0) -> ConeGeometry:
+    """Cone geometry of the Section 4.1 dataset ``section_4_1(seed)``, cached: sel = 0 alpha_i = argmax_t gamma_it,
+    sel >= 1 the sel-th of :func:`locally_optimal_selections` (cyclically; the argmax where the dataset has none)."""
     from attncheck.papers.julistiono2024.data.mirror_descent import section_4_1
 
     data = section_4_1(seed)
+    if sel:
+        others = locally_optimal_selections(data, p)
+        if others:
+            return others[(sel - 1) % len(others)]
     return cone_geometry(data, optimal_tokens(data), p)
 
 

@@ -119,11 +119,11 @@ def att_cases(draw, p_lo: float = 1.0, p_hi: float = 6.0, eta_lo: float = 1e-4, 
 
 
 @lru_cache(maxsize=4096)
-def _cone_direction(seed, p, u, w):
+def _cone_direction(seed, p, u, w, sel=0):
     """The unit direction of a cone point (shared by every R and every claim that draws the same parameters)."""
     from attncheck.papers.julistiono2024.models.att_svm import cone_direction, reference_geometry
 
-    geom = reference_geometry(seed, p)
+    geom = reference_geometry(seed, p, sel)
     d = geom.W_mm.shape[0]
     Wbar = cone_direction(geom, u, np.random.default_rng(w).standard_normal((d, d)))
     Wbar.setflags(write=False)
@@ -133,12 +133,12 @@ def _cone_direction(seed, p, u, w):
 class ConeCase:
     """A cone point W with ||W||_p = R ||W_mm||_p and its geometry (repr: the parameters)."""
 
-    def __init__(self, R, seed, p, u, w, pi=None, eta=None):
+    def __init__(self, R, seed, p, u, w, pi=None, eta=None, sel=0):
         from attncheck.papers.julistiono2024.models.att_svm import reference_geometry
 
-        self.R, self.seed, self.p, self.u, self.w, self.pi, self.eta = R, seed, p, u, w, pi, eta
-        self.geom = reference_geometry(seed, p)
-        self.Wbar = _cone_direction(seed, p, u, w)
+        self.R, self.seed, self.p, self.u, self.w, self.pi, self.eta, self.sel = R, seed, p, u, w, pi, eta, sel
+        self.geom = reference_geometry(seed, p, sel)
+        self.Wbar = _cone_direction(seed, p, u, w, sel)
         self.W = R * self.geom.svm.norm * self.Wbar
 
     @property
@@ -147,4 +147,5 @@ class ConeCase:
 
     def __repr__(self):
         extra = "".join(f", {k}={getattr(self, k)!r}" for k in ("pi", "eta") if getattr(self, k) is not None)
+        extra += f", sel={self.sel}" if self.sel else ""
         return f"ConeCase(R={self.R!r}, seed={self.seed}, p={self.p}, u={self.u!r}, w={self.w}{extra})"
