@@ -50,6 +50,10 @@ LEMMA7_AB = (
               "no new Q for the drawn C0: Q = t sym(C0) + (b/a^2) t^2 C0 C0^T with t = a s set by the level, so only "
               "b/a^2 matters, and [0, 8]^2 reaches every ratio in [0, inf]"),
 )
+LEMMA7_D4 = Unchecked(
+    "d >= 4", Reason.NOT_DRAWN,
+    "the left side is an angular integral over S^{d-1} after the radial one: models.integrability has quadratures "
+    "for S^1 (angular_mean, d = 2) and S^2 (sphere_mean, d = 3) only; none for S^3 and up is built")
 INTEGRATED = ("x_i ~ N(0, Sigma) integrated (every tilt q, s, with its Gaussian weight), B = Sigma^{-1/2} C "
               "Sigma^{-1/2} with ||C||_op in [0, 0.5], d in {1, 2, 3}, cond(Sigma) in [1, 10]")
 INTEGRATED_UNCHECKED = (
@@ -96,7 +100,7 @@ _angular_integral = im.angular_mean
     certify=cert.LEMMA7_QUADRATURE,
     reading=Reading(
         provenance=Provenance("RECONSTRUCTED", "lemma; the closed form DERIVED (claims file Lemma 7)"),
-        shared=(RESTATED,), unchecked=not_drawn("d >= 4") + LEMMA7_AB,
+        shared=(RESTATED,), unchecked=(LEMMA7_D4,) + LEMMA7_AB,
         notes={
             "reduction": "x = Sigma^{1/2} z: the exponent is z^T Q z with Q = a sym(C) + b C C^T, so the case "
                          "draws C directly (Sigma plays no further role)",
@@ -146,7 +150,7 @@ def _lemma7_case_3d(**v):
         shared=(RESTATED,),
         unchecked=(Unchecked("d = 3 with gap < 1e-5", Reason.FLOAT_RANGE,
                              "float64 evaluates 1 - 2u^T Q u at the peak to ~1e-16/gap relative: an mpmath sphere "
-                             "quadrature would be needed, not built"),) + not_drawn("d >= 4") + LEMMA7_AB,
+                             "quadrature would be needed, not built"),) + (LEMMA7_D4,) + LEMMA7_AB,
         notes={
             "reduction": "as lemma-7/closed-form: z^T Q z with Q = a sym(C) + b C C^T",
             "inputs": "d = 3 (lemma-7/closed-form covers d = 2 up to the boundary): C = s C0, C0 a random 3 x 3 "
@@ -169,11 +173,21 @@ def lemma_7_closed_form_3d(case, xp):
 
 
 def _lemma7_tube(**v):
-    case = ss.make_tube_case(lambda c: 10 * c["rho"], **v)
+    case = ss.make_tube_case(lambda c: 1000 * c["rho"], **v)
     c = case.constants
     tau = math.sqrt(c["sigma_1"]) + float(np.linalg.norm(case.H))
     case.extra.update(tau=tau, a=v["u"] * v["w"] / (2 * tau), b=(1 - v["u"]) * v["w"] / (2 * tau ** 2))
     return case
+
+
+LEMMA7_BOX = dict(ss.tube_params(d_max=6, x_scale=(1e-3, 1e3), cond=(1.0, 1e4)), extra=Int(0, 4),
+                  spread=Real(1e-3, 1.0, log=True))
+LEMMA7_MAIN_UNCHECKED = (
+    Unchecked("rho' > 1000 rho, d >= 7", Reason.NOT_DRAWN,
+              "outside the search box (widened from rho' <= 10 rho, d <= 4 in 2026-12-07: docs/papers/goel2026.md)"),
+    Unchecked("k > d + 4, cond(Sigma) > 1e4, sigma_d(X)/sigma_1(X) < 1e-3, sigma_1(X) outside [1e-3, 1e3]",
+              Reason.NOT_DRAWN, "outside the search box (lemma-1's, widened from theorem-1/part-3's)"),
+)
 
 
 @claim(
@@ -181,19 +195,21 @@ def _lemma7_tube(**v):
     statement=r"a,b\ge0,\ \operatorname{dist}_\Sigma(\theta,\mathcal M)\le\rho',\ 2a\tau+2b\tau^2<1,\ "
               r"\tau=\sigma_1(X)^{1/2}+\rho':\ \lambda_{\max}(2a\,\mathrm{sym}(C)+2b\,CC^\top)<1"
               r"\ (\text{so }\mathbb E e^{a x^\top Bx+b x^\top B\Sigma B^\top x}<\infty)",
-    space=Space(build=_lemma7_tube, **ss.tube_params(), u=Real(0.0, 1.0), w=Real(0.0, 1.0, open_hi=True)),
+    space=Space(build=_lemma7_tube, **LEMMA7_BOX, u=Real(0.0, 1.0), w=Real(0.0, 1.0, open_hi=True)),
     certify=cert.PROBLEM,
     reading=Reading(
         provenance=Provenance("RECONSTRUCTED", "A3 threshold and (a, b) UNKNOWN; parameterised by (a, b) as the "
                               "claims file asks; the sufficient condition DERIVED from ||C||_op <= sigma_1(X)^{1/2} "
                               "+ dist"),
         shared=(RESTATED, PROBLEMS, TUBE),
+        unchecked=LEMMA7_MAIN_UNCHECKED,
         notes={
-            "inputs": "problems as in theorem-1/part-3 (d <= 4, cond(Sigma) <= 10, sigma_1(X) in [0.01, 10])",
+            "inputs": "problems in lemma-1's box (d <= 6, k <= d + 4, cond(Sigma) <= 1e4, sigma_d(X)/sigma_1(X) >= "
+                      "1e-3, sigma_1(X) in [1e-3, 1e3])",
             "hypothesis": "a, b >= 0 (the claims file: 'for some fixed a, b > 0'; a = 0 or b = 0 is drawn too): "
                           "without it the statement is false, e.g. a = -b tau < 0 gives 2 a tau + 2 b tau^2 = 0 "
                           "while lambda_max grows with b (tests/papers/goel2026/test_lemma7_hypothesis.py)",
-            "domain": "theta = theta_R + H (H normal, ||H||_Sigma = r 10 rho, so any rho' up to 10 rho is covered "
+            "domain": "theta = theta_R + H (H normal, ||H||_Sigma = r 1000 rho, so any rho' up to 1000 rho is covered "
                       "with rho' = ||H||_Sigma, the tightest); a = u w/(2 tau), b = (1 - u) w/(2 tau^2), w in "
                       "[0, 1): every (a, b) >= 0 with 2 a tau + 2 b tau^2 = w < 1",
             "check": "1 - lambda_max(2a sym(C) + 2b C C^T) > 0 (strict), up to a rounding margin of 1e-12: the "
