@@ -99,7 +99,12 @@ CONE_UNCHECKED = (
     Unchecked("directions E other than Gaussian (sparse, one-hot, Hoelder-extremal)", Reason.NOT_DRAWN,
               "one Gaussian E per seed w, never searched (these have measure zero)"),
 )
-CONE_P_OFF = Unchecked("p off P_STANDARD: p in (1, 1.1), p > 4 and p between its values", Reason.NOT_DRAWN, NO_REASON)
+CONE_P_OFF = Unchecked(
+    "p off P_STANDARD: p in (1, 1.1), p > 4 and p between its values", Reason.NOT_DRAWN,
+    "att_svm.solve_min_norm has no certification gate and does not certify at every p: on the 0.01 lattice of "
+    "[1.04, 4.24] (4 seeds x sel 0-2) its KKT residual exceeds 1e-13 at 1.04-1.06, 3.16, 3.28, 3.75 and 14 of the 23 "
+    "points 4.02-4.24 (0.93 at p = 1.14, seed 0, argmax: a failed solve; 2.2e-6 at p = 6); at p = 1.001 all 12 solves raise (float64 overflow of "
+    "|theta|^(1/(p-1))), at p = 10 nu_alpha <= 0 in 10 of 12 (docs/papers/julistiono2024.md)")
 R_MU_PATH = _shared("r-mu-path", "R_mu (R_pi) exists but its formula is unknown: judged at the end of the path R / ||W_mm||_p "
                            "in {1, 10, 100, 1e3, 1e4} (deep: up to 1e5), 'holds from R' reported; float64 softmax "
                            "underflows from R ~ 1e3, mpmath there")
