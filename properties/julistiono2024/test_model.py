@@ -18,7 +18,7 @@ from attncheck.papers.julistiono2024.data.mirror_descent import section_4_1
 from attncheck.papers.julistiono2024.models import mirror_descent as md
 from attncheck.papers.julistiono2024.models import step_cases as sc
 from attncheck.papers.julistiono2024.models.att_svm import reference_geometry
-from attncheck.papers.julistiono2024.strategies.mirror_descent import P_STANDARD, AttCase, att_cases
+from attncheck.papers.julistiono2024.strategies.mirror_descent import ETA_WIDE, P_STANDARD, AttCase, att_cases
 
 PAPER = "julistiono2024 (arXiv 2410.14581)"
 #: the loss and the drawn datasets (attncheck.papers.julistiono2024.readings)
@@ -27,7 +27,7 @@ W_ANY = "W(k) = s G with s in {0} u [1e-3, 1e3] (log) and G Gaussian, 30% exact 
 #: the step claims (W(k) scale s <= 30, p in (1.1, 6]) and the parts of the domain they leave out
 STEP = {"W": "W(k) = s G with s in {0} u [1e-3, 30] (log), G Gaussian, 30% exact zeros half the time"}
 STEP_SHARED = SETTING + (rd.STEP_P,)
-STEP_UNCHECKED = (rd.STEP_SCALE, rd.STEP_P_LOW, rd.STEP_P_HIGH, rd.STEP_ETA)
+STEP_UNCHECKED = (rd.STEP_SCALE, rd.STEP_P_LOW, rd.STEP_P_HIGH, *rd.STEP_ETA)
 STEP_CASES = att_cases(p_lo=1.1, scale_hi=30.0)
 
 
@@ -106,14 +106,14 @@ def lemma_18(case, xp):
 # ---- Lemma 22 ---------------------------------------------------------------------------------
 
 GEOM_SPACE = Space(seed=Int(0, 3), p=Choice(P_STANDARD), scale=Real(1e-3, 1e3, log=True),
-                   eta=Real(1e-4, 1e2, log=True), w=Int(0, 2 ** 31))
+                   eta=Real(*ETA_WIDE, log=True), w=Int(0, 2 ** 31), sel=Int(0, 2))
 
 
-def _geom_case(seed, p, scale, eta, w):
+def _geom_case(seed, p, scale, eta, w, sel):
     data = section_4_1(seed)
     d = data.X.shape[-1]
     W = scale * np.random.default_rng(w).standard_normal((d, d))
-    return AttCase((seed, 6, 8, 10), W, reference_geometry(seed, p).W_mm, float(eta), float(p))
+    return AttCase((seed, 6, 8, 10), W, reference_geometry(seed, p, sel).W_mm, float(eta), float(p))
 
 
 GEOM_SPACE.build = _geom_case
@@ -126,14 +126,15 @@ GEOM_SPACE.build = _geom_case
     certify=cert.GEOMETRY_STEP,
     reading=Reading(
         provenance=Provenance("DERIVED", "two readings match the proof; this is (i), V = W^mm"),
-        shared=(rd.LOSS,),
+        shared=(rd.LOSS, rd.ALPHA_LOCAL),
         unchecked=tuple(Unchecked(part, Reason.NOT_DRAWN, rd.NO_REASON) for part in (
             "W(k) = 0", "W(k) with exact zero entries", "s outside [1e-3, 1e3]",
-            "datasets other than these four (other n, T, d)", "alpha other than the argmax",
-            "p in (1, 1.1), p > 4 and p between the listed values", "eta outside [1e-4, 1e2]")),
-        notes={"W_mm": "ell_p-AttSVM solution of the Section 4.1 dataset (seeds 0-3) with alpha_i = argmax_t gamma_it, "
-                       "p in {1.1, 1.5, 1.75, 2, 2.5, 3, 4} (solved once per (seed, p), KKT <= 1e-13)",
-               "eta": "any eta in [1e-4, 1e2] (the step is an exact identity plus Hoelder: no size condition)",
+            "datasets other than these four (other n, T, d)",
+            "p in (1, 1.1), p > 4 and p between the listed values")) + rd.STEP_ETA + rd.CONE_UNCHECKED[:1],
+        notes={"W_mm": "ell_p-AttSVM solution of the Section 4.1 dataset (seeds 0-3) for alpha of sel in {0, 1, 2} "
+                       "(julistiono2024/alpha-local), p in {1.1, 1.5, 1.75, 2, 2.5, 3, 4} (solved once per (seed, p, "
+                       "sel))",
+               "eta": "any eta in [1e-12, 1e300] (log-uniform; the step is an exact identity plus Hoelder: no size condition)",
                "data": "the four Section 4.1 datasets (n = 6, T = 8, d = 10; seeds 0-3), not the drawn datasets of "
                        "the other model claims",
                "W": "W(k) = s G with s in [1e-3, 1e3] (log) and G Gaussian (no zero W, no exact zeros)"}),
@@ -157,7 +158,7 @@ def lemma_22_i(case, xp):
     reading=Reading(
         provenance=Provenance("DERIVED", "two readings match the proof; this is (ii), V = W(k) != 0"),
         shared=STEP_SHARED, unchecked=STEP_UNCHECKED,
-        notes={**STEP, "eta": "any eta in [1e-4, 1e2]",
+        notes={**STEP, "eta": "eta log-uniform in [1e-4, 1e2] or in [1e-12, 1e300] (half each)",
                "evaluation": "both sides through z = grad psi(W(k+1)) = grad psi(W(k)) - eta grad L(W(k)), the step's "
                              "definition: ||W(k+1)||_p^(p-1) = ||z||_q and the right side = <z, W(k)> / ||W(k)||_p "
                              "(exact identities, <grad psi(W), W> = ||W||_p^p). At d = 1 a step that keeps the sign of "
@@ -305,7 +306,7 @@ def lemma_24_descent(case, xp):
 
 L4_PROVENANCE = Provenance("DERIVED-UNCERTAIN", "the exact final form is unknown; these bounds are true")
 L4_SHARED = STEP_SHARED + (rd.LEMMA_4_GQ,)
-L4 = {**STEP, "eta": "any eta in [1e-4, 1e2]"}
+L4 = {**STEP, "eta": "eta log-uniform in [1e-4, 1e2] or in [1e-12, 1e300] (half each)"}
 
 
 @claim(
@@ -341,7 +342,7 @@ def lemma_4_i(case, xp):
                    Unchecked("W(k) = 0", Reason.NOT_DRAWN, "the domain filters it out (the equality case "
                                                            "||W(k+1)||_p = (eta ||grad L(0)||_q)^(1/(p-1)); part-i "
                                                            "keeps W = 0 and decides that tie exactly)"),
-                   rd.STEP_ETA),
+                   *rd.STEP_ETA),
         notes={**L4, "p": "p in (2, 6] (att_cases(p_lo=2): the values 2.5, 3, 4 of P_STANDARD, 6 and uniform draws)"}),
 )
 def lemma_4_ii(case, xp):
@@ -357,7 +358,7 @@ def lemma_4_ii(case, xp):
     certify=cert.ATTENTION_DATA,
     reading=Reading(
         provenance=L4_PROVENANCE, shared=SETTING + (rd.LEMMA_4_GQ,),
-        unchecked=(rd.STEP_SCALE, rd.STEP_P_LOW, rd.STEP_ETA),
+        unchecked=(rd.STEP_SCALE, rd.STEP_P_LOW, *rd.STEP_ETA),
         notes={**L4, "p": "p in (1.1, 2) (att_cases: the values 1.5, 1.75 of P_STANDARD and uniform draws)"}),
 )
 def lemma_4_iii(case, xp):

@@ -46,7 +46,13 @@ STEP_P_LOW = Unchecked("p in (1, 1.1]", Reason.NOT_DRAWN,
                        "the range is open at 1.1, the experiments' smallest exponent")
 STEP_P_HIGH = Unchecked("p > 6", Reason.NOT_DRAWN, "the range is closed at 6, the end of the claims file's hint range "
                                                    "(1, 6]")
-STEP_ETA = Unchecked("eta outside [1e-4, 1e2]", Reason.NOT_DRAWN, NO_REASON)
+STEP_ETA = (
+    Unchecked("eta in (0, 1e-12)", Reason.FLOAT_RANGE,
+              "the slacks vanish to high order in eta: with eta drawn down to 1e-300 (2026-12-07) lemma-4/part-iii "
+              "and lemma-22/ii were undecided at 240 digits (relative slacks -6.5e-242, -1.1e-241 at eta ~ 1e-300) "
+              "and lemma-22/ii again at eta = 1e-30 (W = 7.1e-4, 1 x 1); down to 1e-12 all nine step claims decide"),
+    Unchecked("eta > 1e300", Reason.FLOAT_RANGE, "eta is a float64, which overflows at 1.8e308"),
+)
 IDENTITY_TOLERANCE = _shared("identity-tolerance", "1e-9 of the rounding scale: the magnitudes of the terms of each "
                                                    "divergence's direct formula plus eta |<grad L|, |.|>")
 LEMMA_4_GQ = _shared("lemma-4-gq", "the per-step ||grad L(W(k))||_q in place of G_q = sup ||grad L||_q (a stronger "
@@ -99,7 +105,12 @@ CONE_UNCHECKED = (
     Unchecked("directions E other than Gaussian (sparse, one-hot, Hoelder-extremal)", Reason.NOT_DRAWN,
               "one Gaussian E per seed w, never searched (these have measure zero)"),
 )
-CONE_P_OFF = Unchecked("p off P_STANDARD: p in (1, 1.1), p > 4 and p between its values", Reason.NOT_DRAWN, NO_REASON)
+CONE_P_OFF = Unchecked(
+    "p off P_STANDARD: p in (1, 1.1), p > 4 and p between its values", Reason.NOT_DRAWN,
+    "att_svm.solve_min_norm has no certification gate and does not certify at every p: on the 0.01 lattice of "
+    "[1.04, 4.24] (4 seeds x sel 0-2) its KKT residual exceeds 1e-13 at 1.04-1.06, 3.16, 3.28, 3.75 and 14 of the 23 "
+    "points 4.02-4.24 (0.93 at p = 1.14, seed 0, argmax: a failed solve; 2.2e-6 at p = 6); at p = 1.001 all 12 "
+    "solves raise (float64 overflow of |theta|^(1/(p-1))), at p = 10 nu_alpha <= 0 in 10 of 12 (docs/papers/julistiono2024.md)")
 R_MU_PATH = _shared("r-mu-path", "R_mu (R_pi) exists but its formula is unknown: judged at the end of the path R / ||W_mm||_p "
                            "in {1, 10, 100, 1e3, 1e4} (deep: up to 1e5), 'holds from R' reported; float64 softmax "
                            "underflows from R ~ 1e3, mpmath there")

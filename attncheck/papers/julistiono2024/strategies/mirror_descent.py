@@ -19,6 +19,8 @@ from attncheck.core.domains import in_interval
 P_STANDARD = (1.1, 1.5, 1.75, 2.0, 2.5, 3.0, 4.0)
 #: largest exponent drawn ("large p")
 P_MAX = 64.0
+#: the step sizes drawn besides the typical ones: up to float64 overflow; below 1e-12 slacks of high order in eta exceed 240 digits
+ETA_WIDE = (1e-12, 1e300)
 
 
 def exponents(lo: float, hi: float, *, open_lo: bool = False, open_hi: bool = False):
@@ -104,7 +106,8 @@ class AttCase(NamedTuple):
 @st.composite
 def att_cases(draw, p_lo: float = 1.0, p_hi: float = 6.0, eta_lo: float = 1e-4, eta_hi: float = 1e2,
               scale_hi: float = 1e3):
-    """Datasets of Section 4.1's kind (n <= 6, T <= 8, d <= 10) with W of any scale up to scale_hi, zero included."""
+    """Datasets of Section 4.1's kind (n <= 6, T <= 8, d <= 10) with W of any scale up to scale_hi, zero included;
+    eta log-uniform in [eta_lo, eta_hi] or, when eta_lo < eta_hi, as often in ETA_WIDE (the float64 range)."""
     seed = draw(st.integers(0, 7))
     n, T, d = draw(st.integers(1, 6)), draw(st.integers(2, 8)), draw(st.integers(1, 10))
     rng = np.random.default_rng(draw(st.integers(0, 2 ** 31)))
@@ -113,7 +116,10 @@ def att_cases(draw, p_lo: float = 1.0, p_hi: float = 6.0, eta_lo: float = 1e-4, 
     if draw(st.booleans()):  # exact zeros (grad psi is not smooth there for p < 2)
         W[rng.random((d, d)) < 0.3] = 0.0
     V = rng.standard_normal((d, d))
-    eta = draw(st.floats(np.log10(eta_lo), np.log10(eta_hi)).map(lambda e: 10.0 ** e))
+    decades = st.floats(np.log10(eta_lo), np.log10(eta_hi))
+    if eta_lo < eta_hi:
+        decades = st.one_of(decades, st.floats(np.log10(ETA_WIDE[0]), np.log10(ETA_WIDE[1])))
+    eta = draw(decades.map(lambda e: 10.0 ** e))
     p = draw(exponents(p_lo, p_hi, open_lo=True))
     return AttCase((seed, n, T, d), W, V, float(eta), float(p))
 
