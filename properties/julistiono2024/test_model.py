@@ -161,15 +161,16 @@ def lemma_22_i(case, xp):
         notes={**STEP, "eta": "eta log-uniform in [1e-4, 1e2] or in [1e-12, 1e300] (half each)",
                "evaluation": "both sides through z = grad psi(W(k+1)) = grad psi(W(k)) - eta grad L(W(k)), the step's "
                              "definition: ||W(k+1)||_p^(p-1) = ||z||_q and the right side = <z, W(k)> / ||W(k)||_p "
-                             "(exact identities, <grad psi(W), W> = ||W||_p^p). At d = 1 a step that keeps the sign of "
-                             "W makes the two sides equal; this form computes that tie as an exact 0, which the round "
-                             "trip through W(k+1) left undecided at 240 digits"}),
+                             "(exact identities, <grad psi(W), W> = ||W||_p^p), with W(k) / ||W(k)||_p formed first. At d = 1 a "
+                             "step that keeps the sign of W makes the two sides equal; this form computes that tie as "
+                             "an exact 0 (W / |W| = +-1 exactly), which the round trip through W(k+1), or z W / |W|, "
+                             "left undecided at 240 digits"}),
 )
 def lemma_22_ii(case, xp):
     z = md.mirror_map(case.W, case.p, xp) - case.eta * md.grad(sc.data(case), case.W, xp=xp)  # grad psi(W(k+1))
     N = md.lp_norm(case.W, case.p, xp)
     lhs = md.lp_norm(z, md.dual_exponent(case.p, xp), xp)  # ||W(k+1)||_p^(p-1) = ||grad psi(W(k+1))||_q
-    rhs = xp.sum(z * xp.asarray(case.W)) / N  # = ||W(k)||_p^(p-1) - eta <grad L(W(k)), W(k)> / ||W(k)||_p
+    rhs = xp.sum(z * (xp.asarray(case.W) / N))  # = ||W(k)||_p^(p-1) - eta <grad L(W(k)), W(k)> / ||W(k)||_p
     return Slack(lhs - rhs, xp.abs(lhs) + sc.abs_inner(z, case.W, xp) / N)
 
 
