@@ -297,3 +297,21 @@ def test_gap_search_feasibility_from_the_objective_is_the_recomputed_one():
         best, wit = ws.maximize(objective, 2, 1, d, torch.Generator().manual_seed(5), 4, 30,
                                 feasible=lambda dl, parts=parts: parts(dl)[0] < 2)
         assert np.array_equal(got.gap, best.numpy()) and torch.equal(got.delta, wit), mode
+
+
+def test_n_train_follows_the_case_exponent():
+    """N = max(2, ceil(k^a)) (Theorems 4-5): the draw's training set has n_train(k, case.n_exp) samples, and
+    ws_case draws a in the given interval with both ends."""
+    from hypothesis import find
+
+    from attncheck.papers.bombari2024.models.draws import n_train, rf_task_draw
+    from attncheck.papers.bombari2024.strategies.token_matrices import TokenCase, WSCase, ws_case
+
+    assert [n_train(4096, a) for a in (1 / 3, 1 / 2, 3 / 4)] == [16, 64, 512]
+    assert n_train(2, 1 / 3) == 2 and n_train(27, 1 / 3) == 3
+    case = WSCase(TokenCase("gaussian", 4, 2, 0, 0.0), "relu", 2.0, 1, 1, 0.5)  # k = 16
+    assert rf_task_draw(case, 3, iid_x=True)[0].Phi.shape == (4, 16)
+    for end in (1 / 3, 1 / 2):
+        assert find(ws_case(4, (2,), ("relu",), n_exps=(1 / 3, 1 / 2)), lambda c, e=end: c.n_exp == e).n_exp == end
+    assert find(ws_case(4, (2,), ("relu",), n_exps=(1 / 3, 1 / 2)), lambda c: 1 / 3 < c.n_exp < 1 / 2)
+    assert find(ws_case(4, (2,), ("relu",)), lambda c: True).n_exp == 1 / 3

@@ -63,14 +63,15 @@ def token_case_sizes(n_range=(1, 8), d_range=(1, 8), families=FAMILIES):
 
 @dataclass(frozen=True)
 class WSCase:
-    """One word-sensitivity case: tokens X, the activation, k = ceil(rho D), the depth L and the
-    number m of modified tokens (Remark 4.1)."""
+    """One word-sensitivity case: tokens X, the activation, k = ceil(rho D), the depth L, the
+    number m of modified tokens (Remark 4.1) and the exponent a of the training-set size N = k^a (Theorems 4-5)."""
 
     tokens: TokenCase
     act: str = "relu"
     rho: float = 1.0
     depth: int = 1
     m: int = 1
+    n_exp: float = 1 / 3
 
     @property
     def n(self) -> int:
@@ -85,12 +86,15 @@ class WSCase:
         return math.ceil(self.rho * self.n * self.d)
 
 
-def ws_case(n: int, ds, acts, rhos=(1.0,), depths=(1,), ms=(1,), families=FAMILIES):
-    """WSCase with d, the activation, rho, L and m drawn from the given choices (all included)."""
+def ws_case(n: int, ds, acts, rhos=(1.0,), depths=(1,), ms=(1,), families=FAMILIES, n_exps=(1 / 3, 1 / 3)):
+    """WSCase with d, the activation, rho, L and m drawn from the given choices (all included), and the
+    exponent a of N = k^a in the interval ``n_exps`` (its two ends included, as the token knob's)."""
     ms_ok = [m for m in ms if 1 <= m <= n] or [n]
+    lo, hi = n_exps
+    a = st.just(lo) if lo == hi else st.one_of(st.sampled_from([lo, hi]), st.floats(lo, hi))
     return st.builds(WSCase, st.sampled_from(list(ds)).flatmap(lambda d: token_case(n, d, families)),
                      st.sampled_from(list(acts)), st.sampled_from(list(rhos)), st.sampled_from(list(depths)),
-                     st.sampled_from(ms_ok))
+                     st.sampled_from(ms_ok), a)
 
 
 #: the knob of the token families in :func:`ws_space`: its two ends and the middle
