@@ -636,9 +636,8 @@ def lemma_e_3_part_2(case, xp):
         "b": "b in (0, 0.2) as printed, so b in (0, 0.1), which Definition D.1 (b >= 0.1) excludes, is included; "
              "with b^2 + c^2 = 1, c in (0.98, 1) (docs/papers/deng2023.md)",
         "delta": "1 - delta is the quantile level",
-        "networks": f"the columns of all networks form one i.i.d. stream of {STREAM} x draws columns, cut after each "
-                    "firing column: the m* of successive networks are i.i.d. with exactly the law of separate "
-                    "networks; a stream with fewer firing columns than networks is an ERROR, never a pass",
+        "networks": f"one i.i.d. stream of {STREAM} x draws columns, cut after each firing column: successive "
+                    "networks' m* are i.i.d. with the law of separate networks; too few firing columns is an ERROR",
         "setting": "Section E: b^2 + c^2 = 1 (Lemma E.1, Theorem E.4), a1 >= 1 (Lemma E.1); b in (0, 0.2) as "
                    "stated; V = I_d, A1 = A2 = A3", "QK^T": QK_IDENTITY,
         "tau": TAU, "a1": A1_DRAWN,

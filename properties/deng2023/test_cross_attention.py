@@ -847,9 +847,8 @@ def _pair_weights(pair, rng, size):
         NETWORK,
         formal="the conjunction of the formal Section F theorems on one network pair: F_exp(A^1) > 0 (F.5), "
                "F_exp(A^0) = 0 (F.9 for D0, its corrected form: the informal theorem separates D0 from D1), "
-               "F_lin(A^1) = 0 (F.13), F_lin(A^0) = 0 (F.17), for A^0 in D0 and A^1 in D1 (any j2, j3 each, "
-               "same n, d), i.e. the event E_success of Section F.6; checked for all datasets, stronger than "
-               "'there exist'",
+               "F_lin(A^1) = 0 (F.13), F_lin(A^0) = 0 (F.17), A^0 in D0, A^1 in D1 (any j2, j3, same n, d): Section "
+               "F.6's E_success, for all datasets (stronger than 'there exist')",
         probability="union bound of the four theorems: Pr[E_success] >= 1 - 4 delta (poly(n) = 1)",
         weights="one draw of y serves F_exp and F_lin (as in the experiments of Section F.6); the two datasets "
                 "share sigma through the column groups of both j3",

@@ -108,10 +108,8 @@ SIZES_E = Shared("deng2023/sizes-e", (
     "anywhere; a1 in [1, 10^20] (no upper bound: 1.2, 2, 5, 20, 100, 10^20, uniform up to 100, log-uniform "
     "above)"))
 A1_E_HUGE = Unchecked("a1 > 10^20 (Section E)", Reason.BUDGET, (
-    "the certificates over a1 stop closing in their 600 boxes beyond it (measured 2026-12-07, deep: with a1 up to "
-    "10^150 Lemma E.1 Part 3b certifies 80% of its box, 649 boxes at depth 9; up to 10^20 every Section E "
-    "certificate closes), and drawing further would leave the certified claims sampled; float64 holds the score "
-    "a1^2 log n up to a1 ~ 2e153"))
+    "beyond it the certificates over a1 stop closing in their 600 boxes, so the certified claims would be sampled "
+    "only (measured: docs/papers/deng2023.md)"))
 A1_E3_LARGE = Unchecked("a1 > 100 (Lemma E.3)", Reason.BEYOND_PATH, (
     "its 'sufficiently large n' grows with a1: a row j0 != j3 has c_exp's first coordinate a1 f_{j0,j3}, about "
     "a1 / n, so the sign of sigma_1 decides once a1 exceeds about n sqrt(log n); measured 2026-12-07 (quick): "
@@ -163,9 +161,8 @@ A0_F = Shared("deng2023/a0-f", (
     "a0 drawn in [1e-200, 0.1 - 1.4e-17] (the float64 below 0.1), log-uniform and uniform: the open interval "
     "(0, 0.1) approached from both ends"))
 A0_F_ENDS = Unchecked("a0 in (0, 1e-200) and a0 in (0.1 - 1.4e-17, 0.1)", Reason.FLOAT_RANGE, (
-    "no float64 lies in (0.1 - 1.4e-17, 0.1) (the dataset's a0 is a float64); below 1e-200 the relative slack "
-    "of the tight bounds, ~ a0 log n / n (Lemma F.6 Part 3a: 1 - n^{a0} against n^{a0}+n-1; 3e-214 at "
-    "a0 = 1e-200, n = 10^15), falls below what 240-digit arithmetic resolves by a0 ~ 1e-225"))
+    "no float64 lies in (0.1 - 1.4e-17, 0.1); below 1e-200 the tight bounds' relative slack, ~ a0 log n / n, "
+    "leaves 240-digit arithmetic (docs/papers/deng2023.md)"))
 A1_F = Shared("deng2023/a1-f", (
     "a1 drawn in [1 + 2^-52, 10^300] (the float64 after 1; 1 + 1e-12, 2, 20, 1000, 10^300 included; a1 - 1 "
     "log-uniform over the range, a1 uniform on [1, 20]); a1 > 1 is unbounded above"))
