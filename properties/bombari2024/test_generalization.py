@@ -156,27 +156,21 @@ SETUP = {"d": f"d = {GEN_D}; D = {GEN_D} n", "labels": "Y and y i.i.d. uniform o
 #: the parts of the admissible domain not drawn (the "unchecked" of each claim below)
 N_UNCHECKED = (
     Unchecked("N = k^a with 1/2 < a < 1 (N log^3 N = o(k) admits every a < 1; Theorem 4 puts no condition on N)",
-              Reason.BUDGET, "a in [1/3, 1/2] drawn (bombari2024/n-train); at a = 3/4 one draw at the path's largest "
-              "k = 4096 (n = 512, rho = 2, N = 513) takes 21.0 s (two float64 least-squares solves of 513 x 4096) "
-              "against 1.95 s at a = 1/2 and 0.24 s at a = 1/3, with 120 draws per path point (2026-12-07, 2-core "
-              "AMD EPYC); and N log^3 N / k = k^(a-1) (a log k)^3 rises along the path there (4.5 at k = 16 to 30 "
-              "at k = 4096 for a = 3/4; it falls only past log k = 3 / (1 - a), k ~ 1.6e5)"),
+              Reason.BUDGET, "a in [1/3, 1/2] drawn; a = 3/4 costs 11x per draw, and its N log^3 N / k "
+              "rises (docs/papers/bombari2024.md)"),
     Unchecked("N comparable to n or larger (admitted when d or k / D grows, and by Theorem 4 at any d; Figure 4's "
-              "regime)", Reason.BUDGET, "N / n <= 0.75 (n = 16, rho = 2, a = 1/2), falling like n^(-1/2); N >= n "
-              "at every n of the path needs a >= 3/4 (N = 512 = n at n = 512, rho = 2), the cost and the rising "
-              "N log^3 N / k of the part above"))
+              "regime)", Reason.BUDGET, "N / n <= 0.75; N >= n needs a >= 3/4 (above)"))
 D_UNCHECKED = Unchecked("d growing with n (the statements put no condition on d)", Reason.NOT_DRAWN,
                         f"d = {GEN_D} at every n")
 I_UNCHECKED = Unchecked("the indices i in [1, n - 2] (the statements are for any i in [n])", Reason.NOT_DRAWN,
-                        f"the search covers i in {{0, n - 1}} only ({SEARCH_TOKENS} tokens)")
+                        f"only i in {{0, n - 1}} searched ({SEARCH_TOKENS} tokens)")
 K_B2 = tuple(Unchecked(f"{part}: Lemma B.2 has no hypothesis relating k to D (only N log^3 N = o(k) and "
                        "N log^4 N = o(D^2))", Reason.NOT_DRAWN,
                        "the 'k' reading (rho in {1/4, 1, 2}, k = Theta(D)) is applied to it as to the other claims")
              for part in ("k = o(D)", "k = omega(D)"))
 LAW_UNCHECKED = Unchecked("mean-zero Lipschitz-concentrated laws satisfying Assumption 1 other than the two drawn "
                           "(sphere rows, hypercube rows)", Reason.NOT_DRAWN,
-                          "the class has no finite list of members to draw from: data.token_matrices.IID_FAMILIES "
-                          "holds these two laws only")
+                          "no finite list of the class: data.token_matrices.IID_FAMILIES holds these two only")
 #: universally quantified inputs not searched (bombari2024/free-inputs)
 RANDOM = "drawn at random, not searched (bombari2024/free-inputs)"
 LABELS = Unchecked("labels Y, y as arbitrary +-1 labels", Reason.NOT_DRAWN, RANDOM)
@@ -197,8 +191,8 @@ T5_SHARED = (*SHARED, DATA_T5)
        cost="expensive", draws=3,
        reading=Reading(unchecked=(ACTS_LIPSCHITZ, K_OMEGA, K_SMALL, *N_UNCHECKED, D_UNCHECKED, I_UNCHECKED, *FREE_T4),
                        shared=(*SHARED, GAP, SEARCH, TOKENS, FREE_INPUTS),
-                       notes=dict(SETUP, X="test sample X: bombari2024/tokens; training samples i.i.d. normalized "
-                                           "Gaussian or hypercube rows")))
+                       notes=dict(SETUP, X="test X: bombari2024/tokens; training rows i.i.d. normalized Gaussian "
+                                           "or hypercube")))
 def theorem_4(case, S, xp):
     out = []
     for s in S:
@@ -218,8 +212,8 @@ T5_UNCHECKED = (ACTS_NONLINEAR, K_OMEGA, K_SMALL, *N_UNCHECKED, D_UNCHECKED, LAW
        domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO, n_exps=N_EXPS), sample=seeds, probability=0.5, path=GEN_PATH,
        cost="expensive", draws=3,
        reading=Reading(unchecked=(*T5_UNCHECKED, I_UNCHECKED, *FREE_T5), shared=(*T5_SHARED, GAP, SEARCH, FREE_INPUTS),
-                       notes=dict(T5, training="the training data are random in the theorem: drawing them is its "
-                                               "own probability space")))
+                       notes=dict(T5, training="random in the theorem: drawing them is its own "
+                                               "probability space")))
 def theorem_5(case, S, xp):
     out = []
     for s in S:

@@ -176,9 +176,8 @@ def remark_4_1(case, S, xp):
 DRF_PATH = {"quick": [8, 16, 32, 64], "deep": [4, 8, 16, 32, 64, 128, 256]}
 DRF_D_MAX = 256
 DRF_COMMON = dict(RF_COMMON, d=f"d drawn in {{1, 2, 4, 8, 16}} with 64 <= D = n d <= {DRF_D_MAX} at every n",
-                  activation="phi in {relu, gelu, softplus} with beta from (4.3) (mpmath quadrature and root "
-                             "finding; relu: beta = 2); tanh is excluded because (4.3) has no solution for it "
-                             "(claim eq-4.3/tanh-no-solution)",
+                  activation="phi in {relu, gelu, softplus}, beta from (4.3) (relu: beta = 2); tanh excluded: (4.3) has "
+                             "no solution (eq-4.3/tanh-no-solution; docs/papers/bombari2024.md)",
                   k="every layer k x k after the first",
                   L="L in {1, 2, 3} at every n; e^{CL} is a constant for fixed L, so the implied constant must "
                     "stay bounded along n (L = o(log k) holds along the path)")
@@ -192,8 +191,7 @@ DRF_SHARED_CHAIN = tuple(DRAWS_CHAIN if r is DRAWS else r for r in DRF_SHARED)
 #: the claims along n with a declared space (ws_space, reading bombari2024/ws-space): the knob at its ends and middle
 KNOB_UNCHECKED = Unchecked(
     "the knob of the token families (noise level, rank fraction, ...) in (0, 1) other than 1/2", Reason.NOT_DRAWN,
-    "drawn in {0, 1/2, 1} so that the optimizer spends nothing on it; one draw's law depends on X only through its "
-    "row norms (reading bombari2024/ws-space)")
+    "drawn in {0, 1/2, 1} only (reading bombari2024/ws-space; docs/papers/bombari2024.md)")
 
 
 @claim("bombari2024/theorem-2/main", kind="asymptotic", source="bombari2024 Section 4, Theorem 2, (4.4)",
@@ -214,9 +212,8 @@ def theorem_2(case, S, xp):
        reading=Reading(unchecked=(*DRF_UNCHECKED, KNOB_UNCHECKED), shared=(*DRF_SHARED_BY_K, WS_SPACE, UPPER_DEEP),
                        notes=dict(DRF_COMMON, ratio="implied constant sqrt(n) * S_DRF,upper(X), certified over every "
                                                     "token i",
-                                  L="L in {3, 2, 1} (listed deepest first: the corners cover every activation and "
-                                    "rho at L = 3, where e^{CL} is largest) at every n; e^{CL} is a constant for fixed "
-                                    "L, so the implied constant must stay bounded along n")))
+                                  L="L in {3, 2, 1} (deepest first, where e^{CL} is largest) at every n; for "
+                                    "fixed L the implied constant must stay bounded along n")))
 def theorem_2_upper(case, S, xp):
     return np.array([b.upper * math.sqrt(case.n)
                      for b in rf_draws(case, seeds_by_k(case.k, S), depth=case.depth, lower=False, upper=True)])
@@ -240,10 +237,9 @@ DEPTHS = (2, 4, 8)
 DRF_L_PATH = {"quick": [{"n": n, "L": L} for L in DEPTHS for n in (8, 16, 32)],
               "deep": [{"n": n, "L": L} for L in DEPTHS for n in (8, 16, 32, 64, 128)]}
 DRF_L = dict(DRF_COMMON,
-             L="L in {2, 4, 8} (Figure 2), each a path point coordinate: for fixed L the implied "
-               "constant must stay bounded along n (judged at each L); across L the claim admits any "
-               "growth e^{CL} with C finite, so the rate C is fitted (rate_across_L) and reported, not "
-               "judged. L = o(log k) is an asymptotic condition: for fixed L it holds as n grows")
+             L="L in {2, 4, 8} (Figure 2), a path coordinate: the implied constant must stay bounded "
+               "along n at each L; the rate C across L is fitted and reported, not judged "
+               "(docs/papers/bombari2024.md)")
 
 
 def _drf_space(p):

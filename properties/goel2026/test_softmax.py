@@ -159,11 +159,8 @@ def _lemma7_case_3d(**v):
                       "Gaussian matrix, a, b in [0, 8], s set so that 1 - lambda_max(2Q) = gap in [1e-5, 1] (log "
                       "scale)",
             "left side": "the radial integral in closed form, int_0^inf r^2 e^{-r^2 (1 - 2u^T Q u)/2} dr ~ "
-                         "(1 - 2u^T Q u)^{-3/2}, then the sphere in polar angles about the peak direction (Q's top "
-                         "eigenvector; the eigenvalues only place and size the quadrature): Gauss-Legendre on "
-                         "intervals growing geometrically from the peak times the periodic trapezoid rule, nodes "
-                         "doubled from 8 (64 in the angle about the peak) until two levels agree to 1e-13 + "
-                         "1e-16/gap, the float64 resolution at the peak",
+                         "(1 - 2u^T Q u)^{-3/2}, then a sphere quadrature in polar angles about Q's top eigenvector, "
+                         "refined until two levels agree to 1e-13 + 1e-16/gap (docs/papers/goel2026.md)",
             "check": "relative 1e-9",
         }),
 )

@@ -401,12 +401,11 @@ def _lemma5_case(**v):
     return c
 
 
-D7 = Unchecked("d >= 7", Reason.NOT_DRAWN, "d in {1..6} drawn: each further d value takes its share of the "
-               "design's 64-128 points from the others")
+D7 = Unchecked("d >= 7", Reason.NOT_DRAWN, "d in {1..6} drawn: a further d takes its share of the design's "
+               "points (docs/papers/goel2026.md)")
 X_SCALING = Unchecked("sigma_1(X) outside [0.01, 10]", Reason.NOT_DRAWN,
-                      "equivalent by scaling: X -> tX, Z -> t^{1/2} Z (Sigma, K, spread, r, the directions fixed) "
-                      "scales both sides alike, so each such case is a drawn one times t (tested: "
-                      "tests/papers/goel2026/test_scaling.py); only the float range differs")
+                      "equivalent by scaling: X -> tX scales both sides alike, so each such case is a drawn one "
+                      "(tests/papers/goel2026/test_scaling.py); only the float range differs")
 
 @claim(
     "goel2026/lemma-5/main", kind="inequality", source=f"{PAPER}, Lemma 5",
@@ -474,19 +473,16 @@ LEMMA4_READING = Reading(
     shared=(RESTATED, PROBLEMS, CONSTANTS, TUBE),
     unchecked=(
         Unchecked("for d >= 2, the corners K = (1 +- eps_0) I of E2", Reason.NOT_DRAWN,
-                  "not searched: E is a random symmetric direction set by the seed, scaled to ||E||_op = k_frac eps_0 "
-                  "(only d = 1 reaches K = 1 +- eps_0)"),
+                  "not searched: E's direction is set by the seed (only d = 1 reaches K = 1 +- eps_0)"),
         Unchecked("the worst normal direction of H", Reason.NOT_DRAWN,
-                  "not searched: set by the seed, an integer the optimizer does not move (it moves k_frac, e_frac, r, "
-                  "radial and the problem's reals)"),
+                  "not searched: set by the seed, which the optimizer does not move"),
     ) + not_drawn("r < 1e-12", "||e_Z||_F > 1000 alpha rho",
                    why="outside the search box (widened from r >= 1e-6, ||e_Z||_F <= 10 alpha rho with the same "
                        "quick slacks: docs/papers/goel2026.md)") + (D7, X_SCALING) + BOX,
     notes={
-        "inputs": "problems as theorem-1/part-3 (d <= 6, sigma_1(X) in [0.01, 10]); theta = theta* + H in the tube, "
-                  "||H||_Sigma = r rho, r in [1e-12, 1] (log scale); K = I + E, E symmetric with ||E||_op <= eps_0 (the whole "
-                  "event E2); any gradient error e_Z with ||e_Z||_F in [0, 1000 alpha rho], its direction adv (-Kbar H K, "
-                  "the minimiser of part-1's left side for its norm, at adv = 1) mixed with a random one",
+        "inputs": "d <= 6, sigma_1(X) in [0.01, 10]; ||H||_Sigma = r rho, r in [1e-12, 1]; K = I + E, ||E||_op <= "
+                  "eps_0 (all of E2); ||e_Z||_F in [0, 1000 alpha rho], direction -Kbar H K (adv = 1) mixed with a "
+                  "random one (docs/papers/goel2026.md)",
         "coordinates": "Z coordinates (theorem-1/part-3-lifted): the preconditioned step is Kbar G_Z K with "
                        "Kbar = diag(I_k, K), G_Z = grad_Z F + e_Z, and the Sigma-inner product is Frobenius there",
     })
@@ -632,22 +628,19 @@ def _algorithm1_lifted(case):
 THEOREM2 = Space(build=_theorem2_case, **ss.tube_params(x_scale=(0.01, 10.0), d_max=6), k_frac=Real(0.0, 1.0),
                  e_frac=Real(0.0, 1.0), T=Int(0, 300), push=Real(0.0, 1.0))
 THEOREM2_NOTES = {
-    "constants": "eta = alpha/(4(1+eps_0)^4 beta^2), gamma = alpha^2/(8(1+eps_0)^4 beta^2), the recursion "
-                 "Phi_{t+1} <= (1-gamma)Phi_t + c_e||e_Z||^2, c_e = 4eta/alpha + 2eta^2(1+eps_0)^4 (claims file)",
-    "errors": "the statistical input ||e_Z||^2 <= C/n is Theorem 3's (checked there): here E is any error budget",
-    "inputs": "d <= 6, sigma_1(X) in [0.01, 10]; theta_0 in the tube (r in [0, 1], radius rho); the data enter "
-              "through K = Sigma^{1/2} Sigma_hat^{-1} Sigma^{1/2} = I + E, ||E||_op <= eps_0 = alpha/(12 beta) (all "
-              "of the event E2 of Lemma 3, on which the theorem is stated); errors ||e_t||_F^2 = E = e_frac gamma "
-              "rho^2/c_e, e_frac in [0, 1] (the budget keeping the iterates provably in the tube, 'n >= N(delta)'), "
-              "directions mixing the adversarial -Kbar H_t K (push = 1, ld.adversarial_error) with random ones; T in "
-              "{0..300}",
+    "constants": "eta, gamma and c_e of the recursion Phi_{t+1} <= (1-gamma)Phi_t + c_e||e_Z||^2 as the claims "
+                 "file (docs/papers/goel2026.md)",
+    "errors": "E is any error budget (the input ||e_Z||^2 <= C/n is Theorem 3's)",
+    "inputs": "d <= 6, sigma_1(X) in [0.01, 10]; theta_0 in the tube (r in [0, 1]); K = I + E on all of E2; "
+              "||e_t||_F^2 = E = e_frac gamma rho^2/c_e, e_frac in [0, 1] (the tube-keeping budget), "
+              "directions mixing -Kbar H_t K (push = 1) with random ones; T in {0..300} (docs/papers/goel2026.md)",
     "coordinates": "Z coordinates (theorem-1/part-3-lifted): Algorithm 1's step is Kbar G_Z K (Lemma 4)",
 }
 THEOREM2_UNCHECKED = (
     Unchecked("T > 300 (the statement is for every T >= 0), with the regime T >~ 1/gamma where the bound approaches "
               "its steady state c_e E/gamma", Reason.BUDGET,
-              "about 35 us a step (2-core EPYC); gamma <= 1/512, so (1 - gamma)^300 >= 0.56 here; theorem-2/long-run "
-              "draws T up to 3/gamma where sigma_d(X)/sigma_1(X) >= 0.3"),
+              "theorem-2/long-run draws T up to 3/gamma where sigma_d(X)/sigma_1(X) >= 0.3 (cost: "
+              "docs/papers/goel2026.md)"),
     Unchecked("for d >= 2, the corners K = (1 +- eps_0) I", Reason.NOT_DRAWN, "not searched, as in lemma-4"),
 ) + (D7, X_SCALING) + BOX
 THEOREM2_READING = Reading(
@@ -722,16 +715,15 @@ THEOREM2_LONG = Space(build=_theorem2_long_case, **dict(ss.tube_params(x_scale=(
         provenance=THEOREM2_READING.provenance, shared=THEOREM2_READING.shared,
         unchecked=(
             Unchecked("T > 300 where sigma_d(X)/sigma_1(X) < 0.3", Reason.BUDGET,
-                      "3/gamma steps grow like 1/spread^2: 0.6 s a case at 0.3, 21 s at 0.05 (35 us a step, "
-                      "2-core EPYC); theorem-2/main draws T <= 300 there"),
-            Unchecked("T > 3/gamma", Reason.BUDGET, "(1 - gamma)^T < e^{-3}: B_T is within 5% of its steady state "
-                      "c_e E/gamma + 0, which T = 3/gamma already tests; each further step costs 35 us"),
+                      "3/gamma steps grow like 1/spread^2 (docs/papers/goel2026.md); theorem-2/main has T <= 300 "
+                      "there"),
+            Unchecked("T > 3/gamma", Reason.BUDGET, "(1 - gamma)^T < e^{-3}: B_T within 5% of its steady state, "
+                      "tested at T = 3/gamma"),
         ) + THEOREM2_UNCHECKED[1:],
-        notes=dict(THEOREM2_NOTES, T="T = ceil(t_frac 3/gamma), t_frac in [0, 1] (up to 18000 steps); "
-                   "sigma_d(X)/sigma_1(X) in [0.3, 1]; the errors' directions as theorem-2/main (push = 1: "
-                   "-Kbar H_t K at every step)",
-                   check="the three bounds of theorem-2/distance, /main and /loss at once, each with the same "
-                         "rounding allowance")),
+        notes=dict(THEOREM2_NOTES, inputs=THEOREM2_NOTES["inputs"].replace("; T in {0..300}", ""),
+                   T="T = ceil(t_frac 3/gamma), t_frac in [0, 1]; sigma_d(X)/sigma_1(X) in [0.3, 1]; directions "
+                   "as theorem-2/main",
+                   check="the three bounds at once, same rounding allowance")),
 )
 def theorem_2_long_run(case, xp):
     phi0, phiT, gap, L_gap = ld.algorithm1_lifted(case.problem, case.Z_star, case.H, case.K, case.eta, case.E,

@@ -186,15 +186,13 @@ R27_PATH = {"quick": [1.0, 3.0, 10.0, 30.0, 100.0], "deep": [1.0, 2.0, 3.0, 5.0,
             Unchecked("R > 100 ||W_mm||_p", Reason.FLOAT_RANGE, "one step changes ||W||_p^(p-1) and L by less than "
                                                                 "e^-300 relative (beyond 240-digit arithmetic)")),
         shared=CONE_SHARED + (rd.PI_DRAWN, rd.ETA_SMALL),
-        notes={"W(k)": "the cone point W; W(k+1) its un-normalized ell_p-AttGD step, computed in the evaluating "
-                       "precision (float64, or mpmath at the escalation's dps, so W(k+1) is the exact step to that "
-                       "precision)",
+        notes={"W(k)": "the cone point W; W(k+1) its un-normalized ell_p-AttGD step in the evaluating precision "
+                       "(float64, or mpmath at the escalation's dps)",
                "R": "R_pi exists but its formula is unknown: judged at the end of the path R / ||W_mm||_p in "
                     "{1, 3, 10, 30, 100} (eventually)",
-               "evaluation": "left side -eta <grad L(W(k)), W_mm> / ||W_mm||_p (the update rule; pairwise form), "
-                             "||W||_p^(p-1) = ||grad psi(W)||_q; float64: the increments of ||grad psi||_q and L over "
-                             "the step formed without cancellation (dual_norm_increment, loss_decrease), mpmath: the "
-                             "printed differences at the escalation's precision"}),
+               "evaluation": "left side -eta <grad L(W(k)), W_mm> / ||W_mm||_p (update rule), ||W||_p^(p-1) = "
+                             "||grad psi(W)||_q; increments formed without cancellation "
+                             "(docs/papers/julistiono2024.md)"}),
 )
 def lemma_27(case, xp):
     g, p, eta = case.geom, case.geom.p, case.eta

@@ -101,28 +101,23 @@ def lemma_28_eq27(run, xp):
     path={"quick": [60], "deep": [150, 2000]}, cost="expensive", margin=MARGIN,
     certify=cert.RUNS,
     reading=Reading(
-        provenance=Provenance("DERIVED", "claims file Lemma 28; constants existential, the stated choice is checked"),
+        provenance=Provenance("DERIVED", "claims file Lemma 28; constants existential, stated choice checked"),
         unchecked=rd.CONE_UNCHECKED + (
             rd.ALPHA_ARGMAX_ONLY, rd.CONE_P_OFF,
-            Unchecked("mu in (0, mu(alpha)) (only mu = mu(alpha) is drawn)", Reason.NOT_DRAWN, rd.NO_REASON),
+            Unchecked("mu in (0, mu(alpha)) (only mu(alpha) drawn)", Reason.NOT_DRAWN, rd.NO_REASON),
             rd.ETA_BELOW,
             Unchecked("k > K (the statement's 'every k >= 1')", Reason.BEYOND_PATH,
-                      "cut at K = 60 steps (quick) and K = 150, 2000 (deep)"),
+                      "cut at K = 60 (quick), 150 and 2000 (deep)"),
             Unchecked("the cone's other half, ||W(k)||_p >= R", Reason.FLOAT_RANGE,
-                      "at this R one step changes ||W||_p by less than its rounding (see lemma-30/monotone)")),
+                      "at this R one step changes ||W||_p by less than its rounding (lemma-30/monotone)")),
         shared=rd.CONE_SETTING_ARGMAX + (rd.ETA_SMALL,),
-        notes={"constants": "mu = mu(alpha); pi/(1+pi) = mu; mu' = f mu, f in [0.01, 0.99]; R from R^p (pi/(1+pi) "
-                            "- mu') = eta (L_max - L_min)/(1+pi) (Lemma 16's bounds); R_pi of Lemma 21 (formula "
-                            "unknown) not enforced; over the drawn (seed, p, f, eta) this R is 3.6 to 3.0e9 ||W_mm||_p "
-                            "(docs/papers/julistiono2024.md, 2026-12-07)",
-               "run": "W(0) = R normalize(bar W_mm + r E) with D_psi(bar W_mm, bar W(0)) = u mu', u in [0, 1]; K = 60 "
-                      "un-normalized steps (deep: 150, then 2000), float64",
-               "check": "bar D_k <= mu for k = 1..K",
-               "caveat": "bar D_0 <= u f mu <= 0.99 mu by construction, and at most of the drawn R bar D barely moves "
-                         "(over K = 2000 steps below 2e-8 mu in 35 of 36 measured runs), so there the check reduces to "
-                         "bar D_0 <= mu; at the small-R corner (p = 2, f = 0.01, eta = 1e-3: R = 3.6 ||W_mm||_p, seed "
-                         "0) bar D rises by 0.072 mu, to 0.079 mu. The cone-edge dynamics are lemma-28/eq-27's "
-                         "(docs/papers/julistiono2024.md)"}),
+        notes={"constants": "mu = mu(alpha) = pi/(1+pi); mu' = f mu, f in [0.01, 0.99]; R as stated; R_pi "
+                            "(unknown) not enforced (docs/papers/julistiono2024.md)",
+               "run": "W(0) = R normalize(bar W_mm + r E) at D_psi = u mu', u in [0, 1]; K un-normalized float64 "
+                      "steps",
+               "check": "bar D_k <= mu, k = 1..K",
+               "caveat": "mostly reduces to bar D_0 <= mu (true by construction); edge dynamics: "
+                         "lemma-28/eq-27 (docs/papers/julistiono2024.md)"}),
 )
 def lemma_28(run, xp):
     def form(tr, xp):
@@ -146,12 +141,10 @@ def lemma_28(run, xp):
                                                    "paper's display is lost"),
         unchecked=RUN_UNCHECKED, shared=RUN_SHARED,
         notes={"pi here": "pi_s = max(0, pi_emp(W(s))) step by step (pi varying with the step)",
-               "evaluation": "float64: the slack times N_k^(p-1) as the sum of the per-step terms pi_s dN_s - dN_s - "
-                             "eta <grad L(W(s)), bar W_mm> + eta dL_s / N_0 (an exact rewriting through Section 1.3 "
-                             "and the update rule), each formed without cancellation (margin 1e-12); mpmath: the "
-                             "printed form on the run recomputed at the escalation's precision (60, 120, 240 digits: "
-                             "EQ29_DPS). The slack is second order in the step where pi_s ~ 0, so it is not formed "
-                             "from differences of float64 iterates (docs/papers/julistiono2024.md)"}),
+               "evaluation": "float64: the slack times N_k^(p-1) as a sum of per-step terms (an exact rewriting), each "
+                             "formed without cancellation (margin 1e-12); mpmath: the printed form recomputed at 60, "
+                             "120, 240 digits (EQ29_DPS); second order where pi_s ~ 0, so not formed from differences "
+                             "of float64 iterates (docs/papers/julistiono2024.md)"}),
 )
 def lemma_29_eq29(run, xp):
     return _slack(run, lambda tr, xp: eq29(tr, run.eta, xp), xp, fast=lambda tr: eq29_steps(tr, run.eta))
@@ -221,8 +214,8 @@ def lemma_30_monotone(run, xp):
                                                    "of 'the norm diverges'"),
         unchecked=LONG_UNCHECKED, shared=LONG_SHARED,
         notes={**LONG,
-               "ratio": "log K / N_K (bounded iff N_K >= c log K), the largest over the four runs; an Omega claim seen "
-                        "along finite K: a rising trend is a witness, not a refutation (refutable=False)",
+               "ratio": "log K / N_K (bounded iff N_K >= c log K), the largest over the four runs; along finite K a "
+                        "rising trend is a witness, not a refutation (refutable=False)",
                "K": "quick: K in {250, 500, 1000} (the norm grows from the start; no transient to pass); deep: "
                     "1000-64000 as lemma-29/rate"}),
 )

@@ -134,23 +134,19 @@ FREE_INPUTS = Shared("bombari2024/free-inputs",
 
 # ---- parts of the domain several claims do not cover --------------------------------------------------
 
-ACTS_WHY = ("the activation table models.random_features.ACTIVATIONS holds relu, tanh, gelu, softplus only: |x| and "
-            "leaky ReLU each need an entry (torch and mpmath forms, Lipschitz constant{he}) and a deep rerun of the "
-            "claims drawing it ({cost} s in the committed deep report), not run (2026-12-07)")
+ACTS_WHY = "not in models.random_features.ACTIVATIONS{he} (docs/papers/bombari2024.md)"
 ACTS_LIPSCHITZ = Unchecked("Lipschitz activations, not identically 0, other than relu, tanh, gelu, softplus "
                            "(phi(x) = x, |x|, leaky ReLU, ...)", Reason.NOT_DRAWN,
-                           ACTS_WHY.format(he="", cost=197))
+                           ACTS_WHY.format(he=""))
 ACTS_NONLINEAR = Unchecked("Lipschitz non-linear activations other than relu, tanh, gelu, softplus (|x|, leaky ReLU, "
-                           "...)", Reason.NOT_DRAWN, ACTS_WHY.format(he="", cost=80))
+                           "...)", Reason.NOT_DRAWN, ACTS_WHY.format(he=""))
 ACTS_HE = Unchecked("activations other than relu, gelu, softplus that 'Lipschitz with (4.3) solvable' admits "
                     "(phi(x) = x and |x|: beta = 1; leaky ReLU of slope a: beta = 2 / (1 + a^2); among others)",
-                    Reason.NOT_DRAWN, ACTS_WHY.format(he=", beta of (4.3)", cost=182))
+                    Reason.NOT_DRAWN, ACTS_WHY.format(he=", beta of (4.3) not solved"))
 K_OMEGA = Unchecked("k = omega(D) (k / D growing), admitted by k = Omega(D)", Reason.NOT_DRAWN,
-                    "rho takes only the fixed values 1/4, 1, 2, so k / D <= 2 at every path point")
+                    "rho in {1/4, 1, 2}: k / D <= 2 at every path point")
 K_SMALL = Unchecked("k / D < 1/4 (k = Omega(D) admits every fixed rho > 0: rho = 1/8, 1/16, ...)", Reason.NOT_DRAWN,
-                    "rho in {1/4, 1, 2} only; rho = 1/8 or 1/16 (k = 8 or 4 at the smallest D = 64, where a ReLU "
-                    "feature vector vanishes with probability 2^-k) would add cases to every claim reading "
-                    "bombari2024/k-ratio and need a deep rerun of each, not run (2026-12-07)")
+                    "rho in {1/4, 1, 2} only (docs/papers/bombari2024.md)")
 
 # ---- helpers ----------------------------------------------------------------------------------
 

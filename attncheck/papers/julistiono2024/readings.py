@@ -95,8 +95,7 @@ CONE_SETTING = (CONE, ALPHA_LOCAL, CONE_DATA, CONE_P, CONE_POINT)
 CONE_SETTING_ARGMAX = (CONE, ALPHA, CONE_DATA, CONE_P, CONE_POINT)
 #: the selections the runs (Lemmas 28-30) do not draw
 ALPHA_ARGMAX_ONLY = Unchecked("alpha locally optimal but not the argmax", Reason.NOT_DRAWN,
-                              "the runs start from reference_geometry(seed, p) with sel = 0 (alpha = argmax); the "
-                              "cone claims draw sel (test_cone.py)")
+                              "the runs start from sel = 0 (argmax); the cone claims draw sel")
 CONE_UNCHECKED = (
     Unchecked("alpha locally optimal other than argmax-with-one-swap-to-the-second-largest gamma", Reason.NOT_DRAWN,
               "locally_optimal_selections searches only the n single swaps to the second-largest gamma_it"),
@@ -107,10 +106,8 @@ CONE_UNCHECKED = (
 )
 CONE_P_OFF = Unchecked(
     "p off P_STANDARD: p in (1, 1.1), p > 4 and p between its values", Reason.NOT_DRAWN,
-    "att_svm.solve_min_norm has no certification gate and does not certify at every p: on the 0.01 lattice of "
-    "[1.04, 4.24] (4 seeds x sel 0-2) its KKT residual exceeds 1e-13 at 1.04-1.06, 3.16, 3.28, 3.75 and 14 of the 23 "
-    "points 4.02-4.24 (0.93 at p = 1.14, seed 0, argmax: a failed solve; 2.2e-6 at p = 6); at p = 1.001 all 12 "
-    "solves raise (float64 overflow of |theta|^(1/(p-1))), at p = 10 nu_alpha <= 0 in 10 of 12 (docs/papers/julistiono2024.md)")
+    "att_svm.solve_min_norm has no certification gate; off the grid its KKT residual exceeds 1e-13 at some p "
+    "(docs/papers/julistiono2024.md)")
 R_MU_PATH = _shared("r-mu-path", "R_mu (R_pi) exists but its formula is unknown: judged at the end of the path R / ||W_mm||_p "
                            "in {1, 10, 100, 1e3, 1e4} (deep: up to 1e5), 'holds from R' reported; float64 softmax "
                            "underflows from R ~ 1e3, mpmath there")
@@ -153,7 +150,7 @@ LONG_UNCHECKED = CONE_UNCHECKED + (ALPHA_ARGMAX_ONLY,
     Unchecked("starts other than u = 0.5, w = 0", Reason.NOT_DRAWN, "one run per (seed, p)"),
     Unchecked("the admissible start of Lemma 28 (||W(0)||_p >= R with R >= R_pi)", Reason.NOT_DRAWN,
               "W(0) has ||W(0)||_p = ||W_mm||_p, below Lemma 28's R for most of its constants (3.6 to 3.0e9 ||W_mm||_p "
-              "in lemma-28/main, growing with eta and f): these runs start outside Lemma 28's hypothesis"),
+              "in lemma-28/main): these runs start outside Lemma 28's hypothesis"),
     Unchecked("K >= 1e5 steps (the claims file's horizon)", Reason.BEYOND_PATH, "the path ends at 64000 steps (deep)"),
 )
 
