@@ -13,7 +13,7 @@ def test_att_cases_draw_eta_in_the_typical_or_the_wide_range(case):
 def test_att_cases_reach_both_ends_of_the_wide_range():
     seen = []
 
-    @settings(max_examples=300, deadline=None, database=None)
+    @settings(max_examples=300, deadline=None, database=None, derandomize=True)  # a fixed draw: not flaky
     @given(att_cases())
     def collect(case):
         seen.append(case.eta)
