@@ -321,8 +321,9 @@ class AsymptoticCheck(Check):
     """The implied constant at one path point, to be bounded along the path.
 
     Two forms: the evaluator returns one ratio per draw (the constant is their claimed-probability
-    quantile) or one :class:`~attncheck.core.estimate.Estimate` of a Monte Carlo quantity (the rate
-    form: the constant is its value). The search maximises it over the cases; the maximum of noisy
+    quantile, :func:`attncheck.stats.quantile`: a draw may be +inf, the constant may not) or one
+    :class:`~attncheck.core.estimate.Estimate` of a Monte Carlo quantity (the rate form: the constant is
+    its value). The search maximises it over the cases; the maximum of noisy
     constants is biased upward, so the worst case is then re-estimated on fresh draws
     (:meth:`reestimate`), and that estimate, with its standard error, enters the trend.
 
@@ -341,9 +342,13 @@ class AsymptoticCheck(Check):
         if isinstance(out, Estimate):
             return out.value, size, out.se
         ratio = np.asarray(out, float)
-        if not np.all(np.isfinite(ratio)):
+        if np.isnan(ratio).any() or np.isneginf(ratio).any():
             raise NonFinite(f"implied-constant ratio is not finite for case {short(case)}")
-        return float(np.quantile(ratio, self.claim.p(case))), int(ratio.size), None
+        c = stats.quantile(ratio, self.claim.p(case))
+        if not np.isfinite(c):
+            raise NonFinite(f"implied constant is +inf for case {short(case)}: {int(np.isinf(ratio).sum())} of "
+                            f"{ratio.size} draws are +inf, past the claimed probability's quantile")
+        return c, int(ratio.size), None
 
     def __call__(self, case, pt, stage, values=None):
         c_hat, draws, se = self._constant(case, case_rng(self.seed, self.claim.id, case), self._size(self.prof.mc_budget))

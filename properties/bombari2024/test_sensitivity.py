@@ -50,10 +50,12 @@ from attncheck.papers.bombari2024.readings import (
 from attncheck.papers.bombari2024.strategies.token_matrices import token_case, token_case_sizes, ws_case, ws_space
 
 RF_PATH = {"quick": [16, 32, 64, 128], "deep": [4, 8, 16, 32, 64, 128, 256, 512]}
+RF_D_MAX = 1024
 
 
-def rf_ds(n, D_max=1024, ds=(1, 2, 4, 8, 16)):
-    """d at path point n: every d in ds with D = n d in [64, D_max] (see the 'd' reading)."""
+def rf_ds(n, D_max=RF_D_MAX, ds=(1, 2, 4, 8, 16)):
+    """d at path point n: every d in ds with D = n d in [64, D_max] (see the 'd' reading): none past n = D_max,
+    the claims' n_max (the largest n an undecided path is extended to)."""
     return [d for d in ds if 64 <= n * d <= D_max]
 
 
@@ -87,7 +89,7 @@ RF_SHARED = (PROB, DRAWS, K_RATIO, TOKENS)
 @claim("bombari2024/theorem-1/main", kind="asymptotic", source="bombari2024 Section 4, Theorem 1, (4.1)",
        statement=r"\mathcal{S}_{RF}(X) = \mathcal{O}(1/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-cD} \text{ over } V "
                  r"(\phi \text{ Lipschitz}, \not\equiv 0, k = \Omega(D), \text{Assumption 1})",
-       domain=lambda n: ws_case(n, rf_ds(n), ACTS, RHO), sample=seeds, probability=0.5, path=RF_PATH,
+       domain=lambda n: ws_case(n, rf_ds(n), ACTS, RHO), sample=seeds, probability=0.5, path=RF_PATH, n_max=RF_D_MAX,
        cost="expensive", draws=3,
        reading=Reading(unchecked=RF_UNCHECKED, shared=(*RF_SHARED, LOWER),
                        notes=dict(RF_COMMON, ratio="implied constant sqrt(n) * S_lower(X)")))
@@ -98,7 +100,7 @@ def theorem_1(case, S, xp):
 @claim("bombari2024/theorem-1/certified-bracket", kind="asymptotic", refutable=False,
        source="bombari2024 Section 4, Theorem 1, (4.1) via the Lemma B.1 chain (B.8)",
        statement=r"\mathcal{S}_{RF}(X) = \mathcal{O}(1/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-cD} \text{ over } V",
-       domain=lambda n: ws_case(n, rf_ds(n), ACTS, RHO), sample=seeds, probability=0.5, path=RF_PATH,
+       domain=lambda n: ws_case(n, rf_ds(n), ACTS, RHO), sample=seeds, probability=0.5, path=RF_PATH, n_max=RF_D_MAX,
        cost="expensive", draws=3,
        reading=Reading(unchecked=RF_UNCHECKED, shared=(*RF_SHARED, UPPER),
                        notes=dict(RF_COMMON, ratio="implied constant sqrt(n) * S_upper(X), the certified bound over "
@@ -110,7 +112,7 @@ def theorem_1_upper(case, S, xp):
 @claim("bombari2024/lemma-b.1/main", kind="asymptotic", source="bombari2024 Appendix B, Lemma B.1, (B.6)",
        statement=r"\|\varphi(X^i(\Delta)) - \varphi(X)\|_2 = \mathcal{O}(\sqrt{k/n}) \text{ for every } i, "
                  r"\|\Delta\|_2 \le \sqrt{d}, \text{ w.p. } \ge 1 - e^{-cD}",
-       domain=lambda n: ws_case(n, rf_ds(n), ACTS, RHO), sample=seeds, probability=0.5, path=RF_PATH,
+       domain=lambda n: ws_case(n, rf_ds(n), ACTS, RHO), sample=seeds, probability=0.5, path=RF_PATH, n_max=RF_D_MAX,
        cost="expensive", draws=3,
        reading=Reading(unchecked=RF_UNCHECKED, shared=(*RF_SHARED, LOWER),
                        notes=dict(RF_COMMON, side="as bombari2024/sup-lower, for the sup of the numerator ||phi(X^i(Delta)) - phi(X)||",
@@ -159,7 +161,7 @@ def _ms(n):
 @claim("bombari2024/remark-4.1/main", kind="asymptotic", source="bombari2024 Section 4, Remark 4.1 and its proof (B.11)-(B.13)",
        statement=r"m \text{ modified words: } \mathcal{S}^{(m)}_{RF}(X) = \mathcal{O}(\sqrt{m/n}) "
                  r"\text{ w.p. } \ge 1 - e^{-cD}",
-       domain=lambda n: ws_case(n, rf_ds(n), ACTS, RHO, ms=_ms(n)), sample=seeds, probability=0.5, path=RF_PATH,
+       domain=lambda n: ws_case(n, rf_ds(n), ACTS, RHO, ms=_ms(n)), sample=seeds, probability=0.5, path=RF_PATH, n_max=RF_D_MAX,
        cost="expensive", draws=3,
        reading=Reading(unchecked=RF_UNCHECKED, shared=(*RF_SHARED, LOWER),
                        notes=dict(RF_COMMON, ratio="implied constant sqrt(n / m) * S^(m)_lower(X)",
@@ -197,7 +199,7 @@ KNOB_UNCHECKED = Unchecked(
 @claim("bombari2024/theorem-2/main", kind="asymptotic", source="bombari2024 Section 4, Theorem 2, (4.4)",
        statement=r"\mathcal{S}_{\mathrm{DRF}} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
        domain=lambda n: ws_case(n, rf_ds(n, DRF_D_MAX), HE_ACTS, RHO, depths=(1, 2, 3)), sample=seeds, probability=0.5,
-       path=DRF_PATH, cost="expensive", draws=3,
+       path=DRF_PATH, n_max=DRF_D_MAX, cost="expensive", draws=3,
        reading=Reading(unchecked=DRF_UNCHECKED, shared=(*DRF_SHARED, LOWER),
                        notes=dict(DRF_COMMON, ratio="implied constant sqrt(n) * S_DRF,lower(X)")))
 def theorem_2(case, S, xp):
@@ -208,7 +210,7 @@ def theorem_2(case, S, xp):
        source="bombari2024 Section 4, Theorem 2, (4.4) via the Lemma C.2 chain (C.18)",
        statement=r"\mathcal{S}_{\mathrm{DRF}} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
        space=lambda n: ws_space(n, rf_ds(n, DRF_D_MAX), HE_ACTS, RHO, depths=(3, 2, 1)), carry_worst=True,
-       sample=seeds, probability=0.5, path=DRF_PATH, cost="expensive", draws=3,
+       sample=seeds, probability=0.5, path=DRF_PATH, n_max=DRF_D_MAX, cost="expensive", draws=3,
        reading=Reading(unchecked=(*DRF_UNCHECKED, KNOB_UNCHECKED), shared=(*DRF_SHARED_BY_K, WS_SPACE, UPPER_DEEP),
                        notes=dict(DRF_COMMON, ratio="implied constant sqrt(n) * S_DRF,upper(X), certified over every "
                                                     "token i",
@@ -223,7 +225,7 @@ def theorem_2_upper(case, S, xp):
        statement=r"\|\varphi_l(X^i(\Delta)) - \varphi_l(X)\|_2 \le \sqrt{d}\, e^{Cl} \text{ for every } i, "
                  r"\|\Delta\|_2 \le \sqrt{d}, \text{ w.p. } \ge 1 - 2L e^{-ck}",
        domain=lambda n: ws_case(n, rf_ds(n, DRF_D_MAX), HE_ACTS, RHO, depths=(1, 2, 3)), sample=seeds, probability=0.5,
-       path=DRF_PATH, cost="expensive", draws=3,
+       path=DRF_PATH, n_max=DRF_D_MAX, cost="expensive", draws=3,
        reading=Reading(unchecked=DRF_UNCHECKED, shared=(*RF_SHARED, LOWER),
                        notes=dict(DRF_COMMON, side="as bombari2024/sup-lower, for the sup over Delta of ||phi_L(X^i(Delta)) - phi_L(X)||",
                                   ratio="implied constant sup_Delta ||phi_L(X^i(Delta)) - phi_L(X)|| / sqrt(d) "
@@ -249,7 +251,7 @@ def _drf_space(p):
 @claim("bombari2024/theorem-2/depth-trend", kind="asymptotic", across="L",
        source="bombari2024 Section 4, Theorem 2, (4.4), against L (Figure 2, L in {2, 4, 8})",
        statement=r"\mathcal{S}_{\mathrm{DRF}} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
-       space=_drf_space, carry_worst=True, sample=seeds, probability=0.5, path=DRF_L_PATH, cost="expensive",
+       space=_drf_space, carry_worst=True, sample=seeds, probability=0.5, path=DRF_L_PATH, n_max=DRF_D_MAX, cost="expensive",
        draws=3,
        reading=Reading(unchecked=(*DRF_UNCHECKED, KNOB_UNCHECKED), shared=(*DRF_SHARED_BY_K, WS_SPACE, LOWER_LINEAR),
                        notes=dict(DRF_L, ratio="implied constant sqrt(n) * S_DRF,lower(X) at (n, L)")))
@@ -261,7 +263,7 @@ def theorem_2_depth(case, S, xp):
 @claim("bombari2024/theorem-2/depth-trend-certified", kind="asymptotic", across="L", refutable=False,
        source="bombari2024 Section 4, Theorem 2, (4.4), against L, via the Lemma C.2 chain (C.18)",
        statement=r"\mathcal{S}_{\mathrm{DRF}} = \mathcal{O}(e^{CL}/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 d}",
-       space=_drf_space, carry_worst=True, sample=seeds, probability=0.5, path=DRF_L_PATH, cost="expensive",
+       space=_drf_space, carry_worst=True, sample=seeds, probability=0.5, path=DRF_L_PATH, n_max=DRF_D_MAX, cost="expensive",
        draws=3,
        reading=Reading(unchecked=(*DRF_UNCHECKED, KNOB_UNCHECKED),
                        shared=(*DRF_SHARED_CHAIN, WS_SPACE, UPPER_DEEP),

@@ -315,3 +315,17 @@ def test_n_train_follows_the_case_exponent():
         assert find(ws_case(4, (2,), ("relu",), n_exps=(1 / 3, 1 / 2)), lambda c, e=end: c.n_exp == e).n_exp == end
     assert find(ws_case(4, (2,), ("relu",), n_exps=(1 / 3, 1 / 2)), lambda c: 1 / 3 < c.n_exp < 1 / 2)
     assert find(ws_case(4, (2,), ("relu",)), lambda c: True).n_exp == 1 / 3
+
+
+def test_a_case_repr_names_n_exp_only_where_drawn():
+    """A case's repr seeds its Monte Carlo draws (engine.checks.case_rng): at a = 1/3 (every claim that does not
+    draw a) it is the repr the case had before n_exp existed, and a drawn a is named, so two a give two streams."""
+    from attncheck.engine.checks import case_rng
+    from attncheck.papers.bombari2024.strategies.token_matrices import TokenCase, WSCase
+
+    tc = TokenCase("gaussian", 4, 16, 0, 0.0)
+    assert repr(WSCase(tc, "relu", 0.25, 2, 1)) == (
+        "WSCase(tokens=TokenCase('gaussian', n=4, d=16, seed=0, param=0.0), act='relu', rho=0.25, depth=2, m=1)")
+    half = WSCase(tc, "relu", 0.25, 2, 1, 0.5)
+    assert repr(half).endswith(", m=1, n_exp=0.5)")
+    assert case_rng(0, "x/y/z", half).integers(2**62) != case_rng(0, "x/y/z", WSCase(tc, "relu", 0.25, 2, 1)).integers(2**62)

@@ -61,7 +61,11 @@ def token_case_sizes(n_range=(1, 8), d_range=(1, 8), families=FAMILIES):
     return st.tuples(st.integers(*n_range), st.integers(*d_range)).flatmap(lambda nd: token_case(*nd, families))
 
 
-@dataclass(frozen=True)
+#: the exponent a of N = k^a (Theorems 4-5) where a claim does not draw it
+N_EXP = 1 / 3
+
+
+@dataclass(frozen=True, repr=False)
 class WSCase:
     """One word-sensitivity case: tokens X, the activation, k = ceil(rho D), the depth L, the
     number m of modified tokens (Remark 4.1) and the exponent a of the training-set size N = k^a (Theorems 4-5)."""
@@ -71,7 +75,14 @@ class WSCase:
     rho: float = 1.0
     depth: int = 1
     m: int = 1
-    n_exp: float = 1 / 3
+    n_exp: float = N_EXP
+
+    def __repr__(self) -> str:
+        """The dataclass repr, with n_exp only where it is not N_EXP: a case's repr seeds its Monte Carlo draws
+        (engine.checks.case_rng), so the claims that do not draw n_exp keep the draws they had before it."""
+        tail = "" if self.n_exp == N_EXP else f", n_exp={self.n_exp!r}"
+        return (f"WSCase(tokens={self.tokens!r}, act={self.act!r}, rho={self.rho!r}, depth={self.depth!r}, "
+                f"m={self.m!r}{tail})")
 
     @property
     def n(self) -> int:
@@ -86,7 +97,7 @@ class WSCase:
         return math.ceil(self.rho * self.n * self.d)
 
 
-def ws_case(n: int, ds, acts, rhos=(1.0,), depths=(1,), ms=(1,), families=FAMILIES, n_exps=(1 / 3, 1 / 3)):
+def ws_case(n: int, ds, acts, rhos=(1.0,), depths=(1,), ms=(1,), families=FAMILIES, n_exps=(N_EXP, N_EXP)):
     """WSCase with d, the activation, rho, L and m drawn from the given choices (all included), and the
     exponent a of N = k^a in the interval ``n_exps`` (its two ends included, as the token knob's)."""
     ms_ok = [m for m in ms if 1 <= m <= n] or [n]
