@@ -492,7 +492,7 @@ def attention_brackets(atts: list[Attention], X: torch.Tensor, tokens, gens, res
                        chunk: int = 16, aligned: bool = False) -> list[Bracket]:
     """Attention-map word sensitivity of each token in ``tokens[s]`` under the map ``atts[s]`` drawn by generator
     ``gens[s]`` (lower bounds; no certified upper): one ascent for every draw, chunk by chunk of tokens. With
-    ``aligned`` the two :func:`score_starts` of each token join the ``restarts`` random starts."""
+    ``aligned`` the four :func:`score_starts` of each token join the ``restarts`` random starts."""
     d = X.shape[1]
     ratios = [[] for _ in atts]
     for c in range(0, len(tokens[0]), chunk):
