@@ -89,11 +89,14 @@ def looks(first: int, budget: int) -> list[int]:
 def quantile(values, q: float) -> float:
     """numpy's (linear) q-quantile of per-draw values that may be +inf (a draw where the ratio is unbounded, e.g.
     a denominator that vanishes in that draw): +inf where the interpolation puts weight on an infinite draw,
-    else the quantile of the finite draws at their ranks among all (the infinite ones rank last). NaN or -inf
-    raise ValueError: they order nothing."""
+    else the quantile of the finite draws at their ranks among all (the infinite ones rank last). No draws, or
+    NaN or -inf among them, raise ValueError: they order nothing."""
     x = np.sort(np.asarray(values, float).ravel())
-    if x.size == 0 or np.isnan(x).any() or np.isneginf(x).any():
-        raise ValueError(f"quantile needs draws that are finite or +inf, got {x.size} draws with NaN or -inf")
+    if x.size == 0:
+        raise ValueError("quantile needs at least one draw, got none")
+    if np.isnan(x).any() or np.isneginf(x).any():
+        bad = int(np.isnan(x).sum() + np.isneginf(x).sum())
+        raise ValueError(f"quantile needs draws that are finite or +inf, got {bad} of {x.size} draws NaN or -inf")
     h = (x.size - 1) * q
     if np.isposinf(x[int(np.ceil(h))]):
         return float("inf")

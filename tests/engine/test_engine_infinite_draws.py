@@ -66,5 +66,9 @@ def test_quantile_over_the_extended_reals():
     assert stats.quantile(y, 0.5) == pytest.approx((np.sort(y)[52] + np.sort(y)[53]) / 2, rel=1e-15)
     assert stats.quantile(y, 100 / 105) == np.sort(x)[-1]  # rank 100 exactly: the largest finite draw
     assert stats.quantile(y, 100.5 / 105) == np.inf  # weight 1/2 on rank 101, the first +inf
-    with pytest.raises(ValueError, match="NaN or -inf"):
+    with pytest.raises(ValueError, match="1 of 2 draws NaN or -inf"):
         stats.quantile([1.0, np.nan], 0.5)
+    with pytest.raises(ValueError, match="1 of 2 draws NaN or -inf"):
+        stats.quantile([1.0, -np.inf], 0.5)
+    with pytest.raises(ValueError, match="at least one draw, got none"):
+        stats.quantile([], 0.5)
