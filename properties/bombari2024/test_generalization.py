@@ -9,6 +9,7 @@ from attncheck.papers.bombari2024 import certification as cert
 from attncheck.papers.bombari2024.models import context_modification as cm
 from attncheck.papers.bombari2024.models import glm
 from attncheck.papers.bombari2024.models.draws import rf_task_draw
+from attncheck.papers.bombari2024.models.word_sensitivity import random_tokens
 from attncheck.papers.bombari2024.readings import (
     ACTS,
     ACTS_LIPSCHITZ,
@@ -162,8 +163,6 @@ N_UNCHECKED = (
               "regime)", Reason.BUDGET, "N / n <= 0.75; N >= n needs a >= 3/4 (above)"))
 D_UNCHECKED = Unchecked("d growing with n (the statements put no condition on d)", Reason.NOT_DRAWN,
                         f"d = {GEN_D} at every n")
-I_UNCHECKED = Unchecked("the indices i in [1, n - 2] (the statements are for any i in [n])", Reason.NOT_DRAWN,
-                        f"only i in {{0, n - 1}} searched ({SEARCH_TOKENS} tokens)")
 K_B2 = tuple(Unchecked(f"{part}: Lemma B.2 has no hypothesis relating k to D (only N log^3 N = o(k) and "
                        "N log^4 N = o(D^2))", Reason.NOT_DRAWN,
                        "the 'k' reading (rho in {1/4, 1, 2}, k = Theta(D)) is applied to it as to the other claims")
@@ -189,7 +188,7 @@ T5_SHARED = (*SHARED, DATA_T5)
                  r"\ \forall \Delta: \|\Delta\| \le \sqrt d, \forall i, \text{ w.p. } \ge 1 - e^{-cD}",
        domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO, n_exps=N_EXPS), sample=seeds, probability=0.5, path=GEN_PATH,
        cost="expensive", draws=3,
-       reading=Reading(unchecked=(ACTS_LIPSCHITZ, K_OMEGA, K_SMALL, *N_UNCHECKED, D_UNCHECKED, I_UNCHECKED, *FREE_T4),
+       reading=Reading(unchecked=(ACTS_LIPSCHITZ, K_OMEGA, K_SMALL, *N_UNCHECKED, D_UNCHECKED, *FREE_T4),
                        shared=(*SHARED, GAP, SEARCH, TOKENS, FREE_INPUTS),
                        notes=dict(SETUP, X="test X: bombari2024/tokens; training rows i.i.d. normalized Gaussian "
                                            "or hypercube")))
@@ -197,7 +196,7 @@ def theorem_4(case, S, xp):
     out = []
     for s in S:
         task, g = rf_task_draw(case, s, iid_x=False)
-        res = cm.gap_search(task, [0, case.n - 1], "f", g, RESTARTS, STEPS)
+        res = cm.gap_search(task, random_tokens(case.n, SEARCH_TOKENS, g), "f", g, RESTARTS, STEPS)
         out.append(math.sqrt(case.n) * max(0.0, float(res.gap.max())))
     return np.array(out)
 
@@ -211,14 +210,14 @@ T5_UNCHECKED = (ACTS_NONLINEAR, K_OMEGA, K_SMALL, *N_UNCHECKED, D_UNCHECKED, LAW
                  r"\ \forall \Delta, i, \text{ w.p. } \ge 1 - e^{-c\log^2 N}",
        domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO, n_exps=N_EXPS), sample=seeds, probability=0.5, path=GEN_PATH,
        cost="expensive", draws=3,
-       reading=Reading(unchecked=(*T5_UNCHECKED, I_UNCHECKED, *FREE_T5), shared=(*T5_SHARED, GAP, SEARCH, FREE_INPUTS),
+       reading=Reading(unchecked=(*T5_UNCHECKED, *FREE_T5), shared=(*T5_SHARED, GAP, SEARCH, FREE_INPUTS),
                        notes=dict(T5, training="random in the theorem: drawing them is its own "
                                                "probability space")))
 def theorem_5(case, S, xp):
     out = []
     for s in S:
         task, g = rf_task_draw(case, s, iid_x=True)
-        res = cm.gap_search(task, [0, case.n - 1], "r", g, RESTARTS, STEPS)
+        res = cm.gap_search(task, random_tokens(case.n, SEARCH_TOKENS, g), "r", g, RESTARTS, STEPS)
         out.append(math.sqrt(case.n) * max(0.0, float(res.gap.max())))
     return np.array(out)
 
@@ -237,14 +236,14 @@ def lemma_b2(case, S, xp):
        statement=r"|\mathcal{F}(X, X^i(\Delta)) - 1| = \mathcal{O}(1/\sqrt{n}) \text{ w.p. } \ge 1 - e^{-c\log^2 N}",
        domain=lambda n: ws_case(n, (GEN_D,), ACTS, RHO, n_exps=N_EXPS), sample=seeds, probability=0.5, path=GEN_PATH,
        cost="expensive", draws=3,
-       reading=Reading(unchecked=(*T5_UNCHECKED, I_UNCHECKED), shared=T5_SHARED,
+       reading=Reading(unchecked=T5_UNCHECKED, shared=T5_SHARED,
                        notes=dict(T5, ratio="sqrt(n) * sup_Delta |F(X, X^i(Delta)) - 1|",
                                   side=f"LOWER side of the sup over Delta (gradient ascent of (F - 1)^2, "
-                                       f"{SEARCH_TOKENS} tokens): it can refute this O(.) claim, never confirm it "
-                                       "beyond the sizes reached")))
+                                       f"{SEARCH_TOKENS} tokens, as bombari2024/gap-search): it can refute this O(.) "
+                                       "claim, never confirm it beyond the sizes reached")))
 def lemma_b3(case, S, xp):
     out = []
     for s in S:
         task, g = rf_task_draw(case, s, iid_x=True)
-        out.append(math.sqrt(case.n) * float(cm.alignment_search(task, [0, case.n - 1], g, RESTARTS, STEPS).max()))
+        out.append(math.sqrt(case.n) * float(cm.alignment_search(task, random_tokens(case.n, SEARCH_TOKENS, g), g, RESTARTS, STEPS).max()))
     return np.array(out)

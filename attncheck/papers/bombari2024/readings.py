@@ -116,10 +116,11 @@ GAP = Shared("bombari2024/gap-gamma",
              "gamma)^2 - Err]) must stay bounded: refuted only if the error falls below (2 - gamma)^2 - C / sqrt(n) "
              "for every C along n. |f(X, theta*)| = O(1) is not imposed and not monitored (its value is not "
              "recorded): it is whatever the trained model gives")
-SEARCH_TOKENS = 2  # Theorems 4-5, Lemma B.3: the search over Delta perturbs tokens 0 and n - 1
+SEARCH_TOKENS = 3  # Theorems 4-5, Lemma B.3: tokens 0, n - 1 and one drawn uniformly in [1, n - 2] per draw
 SEARCH = Shared("bombari2024/gap-search",
                 f"LOWER side of the sup over Delta: projected gradient ascent of the gap over {SEARCH_TOKENS} tokens "
-                f"(0 and n - 1), {RESTARTS} restarts, {STEPS} steps; only iterates with gamma < 2 count; a found "
+                f"(0, n - 1 and one drawn uniformly in [1, n - 2] by each draw, so every i in [n] is drawn; the worst "
+                f"token counts), {RESTARTS} restarts, {STEPS} steps; only iterates with gamma < 2 count; a found "
                 "Delta with a large gap refutes")
 DATA_T5 = Shared("bombari2024/theorem-5-data",
                  "X and the training samples i.i.d. from one mean-zero Lipschitz-concentrated law satisfying "
