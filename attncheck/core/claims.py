@@ -138,6 +138,7 @@ class Claim:
     carry_worst: bool = False  # asymptotic: every point's worst case is re-evaluated at every other point
     dps: tuple[int, ...] | None = None  # mpmath precisions tried, in order, where float64 cannot decide
     n_max: float | None = None  # asymptotic: the largest n an undecided path may be extended to (None: no limit)
+    vanishes: bool = False  # asymptotic: the quantity itself must tend to 0 (little-o(1)), not only stay bounded
 
     @property
     def precisions(self) -> tuple[int, ...]:
@@ -238,6 +239,9 @@ def _validate(c: Claim) -> None:
                          f"(decimal digits), got {c.dps!r}")
     if c.n_max is not None and c.kind is not Kind.ASYMPTOTIC:
         raise ValueError(f"claim {c.id}: n_max applies to asymptotic claims (the path's extension)")
+    if c.vanishes and (c.kind is not Kind.ASYMPTOTIC or c.across is not None):
+        raise ValueError(f"claim {c.id}: vanishes=True applies to asymptotic claims without across= (a quantity "
+                         "tending to 0 along n)")
     if c.kind is Kind.ASYMPTOTIC and c.path is None:
         raise ValueError(f"claim {c.id}: asymptotic claims need a scaling path")
     if c.carry_worst and (c.kind is not Kind.ASYMPTOTIC or c.space is None):
@@ -326,6 +330,7 @@ def claim(
     carry_worst: bool = False,
     dps: tuple[int, ...] | None = None,
     n_max: float | None = None,
+    vanishes: bool = False,
     registry: Registry | None = None,
 ):
     """Decorator turning an evaluator into a registered :class:`Claim`.
@@ -346,6 +351,8 @@ def claim(
     whose undecided cases are known to need more digits than its first entries (each entry is a full re-evaluation).
     ``n_max`` (asymptotic): the largest n to which the engine may extend an undecided path (the evaluator's
     domain or memory ends there); the path's own last n opts out of extension.
+    ``vanishes=True`` (asymptotic): a little-o(1) claim, the evaluator's quantity must tend to 0 along the path
+    (the vanishing rule, :mod:`attncheck.engine.vanishing`), not only stay bounded.
     """
 
     def wrap(evaluate: Callable) -> Claim:
@@ -356,7 +363,7 @@ def claim(
             path=path, reading=reading or Reading(), margin=margin, erratum=erratum,
             eventually=eventually, certify=cert, space=space, cost=None if cost is None else Cost(cost), draws=draws,
             refutable=refutable, across=across, carry_worst=carry_worst,
-            dps=None if dps is None else tuple(dps), n_max=n_max,
+            dps=None if dps is None else tuple(dps), n_max=n_max, vanishes=vanishes,
         )
         _validate(c)
         return (REGISTRY if registry is None else registry).add(c)

@@ -20,8 +20,9 @@ from attncheck.core.claims import Claim, Verdict
 from attncheck.core.profiles import Profile
 from attncheck.engine import series
 from attncheck.engine.checks import AsymptoticCheck, Point
+from attncheck.engine.growth import tail_length
 from attncheck.engine.search import carry_worst, search_point
-from attncheck.engine.verdict import asymptotic_verdict, path_n, tail_length
+from attncheck.engine.verdict import asymptotic_verdict, path_n
 
 #: headroom on the draws factor the rule names: it assumes the estimate stays where it is
 MARGIN = 1.5

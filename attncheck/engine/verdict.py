@@ -9,7 +9,8 @@
   case's one-sided 95% lower bound reaches the claim (and every suspect was confirmed), *not
   refuted* otherwise; an expectation HOLDS likewise when every case's one-sided 95% interval of
   every mean lies on the claimed side of 0 (``==``: never).
-- Asymptotic claims: judged on the trend of the implied constant along the path.
+- Asymptotic claims: judged on the trend of the implied constant along the path (bounded), or of the quantity
+  itself (tends to 0, :mod:`.vanishing`).
 - A certificate (interval branch and bound) may upgrade HOLDS to CERTIFIED or refute.
 """
 from __future__ import annotations
@@ -22,6 +23,8 @@ from attncheck import stats
 from attncheck.core.claims import Claim, Kind, Verdict
 from attncheck.engine import series
 from attncheck.engine.checks import Point
+from attncheck.engine.growth import ASYM_ALPHA, RESOLUTION, draws_to_decide, tail_growth
+from attncheck.engine.vanishing import vanishing_rule
 
 
 def path_n(point) -> float:
@@ -54,12 +57,8 @@ def point_summary(p: Point) -> dict:
     return out
 
 
-#: growth slower than n^RESOLUTION over the tail of the path is not told apart from a limit
-RESOLUTION = 0.02
 #: the slowest approach to a limit modelled as bounded: c_inf - a n^-g with g >= G_MIN
 G_MIN = 0.25
-#: one-sided level of each asymptotic test (growth, curvature, resolution): the suite's alpha
-ASYM_ALPHA = 0.01
 
 
 def estimates(points: list[Point]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -69,11 +68,6 @@ def estimates(points: list[Point]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     c = np.array([p.estimate["value"] if p.estimate else p.worst["implied_constant"] for p in points], float)
     se = np.array([p.estimate["se"] if p.estimate else 0.0 for p in points], float)
     return n, c, se
-
-
-def tail_length(k: int) -> int:
-    """Points in the tail of a k-point path: the last half, at least 2."""
-    return max(2, -(-k // 2))
 
 
 def _limit(n, c, se) -> dict:
@@ -118,20 +112,8 @@ def asymptotic_rule(n, c, se, alpha: float = ASYM_ALPHA, resolution: float = RES
     n, c, se = (np.asarray(v, float) for v in (n, c, se))
     k = n.size
     z = stats.z_one_sided(alpha)
-    m = tail_length(k)
-    tail = slice(k - m, k)
-    line = stats.line_fit(np.log(n[tail]), c[tail], se[tail])
-    b, sb = float(line.coef[1]), float(line.se[1])
-    sb_low = sb / max(1.0, line.birge)  # the lower side from the stated errors alone (see the docstring)
-    S = float(np.mean(np.abs(c[tail])))
-    if S == 0.0:  # the tail is exactly 0: scale by the path (or it is 0 everywhere: no growth at all)
-        S = float(np.max(np.abs(c))) or 1.0
-    e, lo, hi = b / S, (b - z * sb_low) / S, (b + z * sb) / S
-    exact = bool(np.all(se[tail] == 0) and np.all(c[tail] > 0))
-    if exact:  # nothing scatters: the line's misfit is the curve's shape; growth lies between its steps' exponents
-        steps = np.diff(np.log(c[tail])) / np.diff(np.log(n[tail]))
-        e = float(np.log(c[-1] / c[k - m]) / np.log(n[-1] / n[k - m]))
-        lo, hi = float(steps.min()), float(steps.max())
+    g = tail_growth(n, c, se, z)
+    e, lo, hi, line, S, m, exact = g.e, g.lo, g.hi, g.line, g.S, g.m, g.exact
     ev = {"implied_constant_max": float(np.max(c)),
           "estimates": [[float(a), float(v), float(s)] for a, v, s in zip(n, c, se, strict=True)],
           "growth_exponent": e, "growth_exponent_ci": [lo, hi], "growth_level": 1 - 2 * alpha,
@@ -157,23 +139,6 @@ def asymptotic_rule(n, c, se, alpha: float = ASYM_ALPHA, resolution: float = RES
     if hi < resolution:
         return Verdict.HOLDS, ev
     return Verdict.INCONCLUSIVE, dict(ev, **_undecided(n, e, line, S, z, resolution, lo, ev, short))
-
-
-def _draws_to_decide(line, S: float, z: float, resolution: float, upper: bool) -> float:
-    """The factor on the draws that would bring the bound of the growth exponent on the undecided side past the
-    resolution if the estimates' means stayed where they are (inf where none would).
-
-    The slope's variance v (from the stated errors) shrinks like 1/F with F times the draws. On the upper side the
-    rule widens it by max(1, chi2/dof); of chi2, about dof is the errors' own scatter, which shrinks with them,
-    and the excess chi2 - dof is the tail's misfit to a line in log n (a limit approached like n^-g), which does
-    not: with F times the draws chi2 is about dof + F (chi2 - dof), so the widened variance is v (1/F + (chi2 -
-    dof)^+ / dof), with a floor. F solves v (1/F + (chi2 - dof)^+ / dof) = (gap/z)^2; the lower side is not widened."""
-    b, sb = float(line.coef[1]), float(line.se[1])
-    gap = abs(b - resolution * S)
-    v = sb ** 2 / max(1.0, line.birge ** 2)
-    misfit = max(0.0, line.chi2 - line.dof) / line.dof if upper and line.dof > 0 else 0.0
-    room = (gap / z) ** 2 / v - misfit if gap > 0 else 0.0
-    return 1.0 / room if room > 0 else math.inf
 
 
 def _larger_n(n, resolution: float, ev: dict) -> float | None:
@@ -204,7 +169,7 @@ def _with_larger_n(out: dict, decide: dict, n, resolution: float, ev: dict) -> d
 
 def _undecided(n, e, line, S, z, resolution, lo, ev, short) -> dict:
     """Why the rule could not decide, and what would: while the interval of the growth exponent straddles
-    the resolution, more draws (:func:`_draws_to_decide`), or, where the tail's curvature alone keeps the upper bound
+    the resolution, more draws (:func:`.growth.draws_to_decide`), or, where the tail's curvature alone keeps the upper bound
     above the resolution, a larger n; once growth at the resolution is significant, more draws where each
     refutation condition that is not yet significant (a rise of the last two steps, the curvature; ``short``) has
     a positive estimate (the factor that would make the least significant one so), and a larger n (where the
@@ -213,7 +178,7 @@ def _undecided(n, e, line, S, z, resolution, lo, ev, short) -> dict:
     what = f"growth n^{e:.3g} over the tail, one-sided bounds [{lo:.3g}, {(b + z * sb) / S:.3g}]"
     if lo <= resolution and sb > 0:
         side = "faster than" if e < resolution else "at least as fast as"
-        factor = _draws_to_decide(line, S, z, resolution, upper=e < resolution)
+        factor = draws_to_decide(line, S, z, resolution, upper=e < resolution)
         if math.isfinite(factor):
             return {"decide_with": {"draws_factor": factor},
                     "reason": f"{what}: the errors cannot tell growth {side} n^{resolution:g} from none; about "
@@ -264,7 +229,10 @@ def _across(points: list[Point], x: str) -> tuple[Verdict, dict]:
 
 
 def asymptotic_verdict(claim: Claim, seen: list[Point]) -> tuple[Verdict, dict]:
-    """The asymptotic rule on the whole path, or at each value of ``claim.across``."""
+    """The asymptotic rule on the whole path, or at each value of ``claim.across``; the vanishing rule
+    (:func:`.vanishing.vanishing_rule`) for a claim that its quantity tends to 0 (``claim.vanishes``)."""
+    if claim.vanishes:
+        return vanishing_rule(*estimates(seen))
     return _asymptotic(seen) if claim.across is None else _across(seen, claim.across)
 
 

@@ -87,6 +87,9 @@ def key_evidence(rec: dict) -> str:
         if "growth_exponent" in ev:
             lo, hi = ev["growth_exponent_ci"]
             parts.append(f"tail growth n^{_fmt(ev['growth_exponent'])} [{_fmt(lo)}, {_fmt(hi)}]")
+        if "last_step_exponent" in ev:
+            lo, hi = ev["last_step_exponent_ci"]
+            parts.append(f"last step n^{_fmt(ev['last_step_exponent'])} [{_fmt(lo)}, {_fmt(hi)}] (tends to 0)")
         if "limit" in ev:
             parts.append(f"limit {_fmt(ev['limit'])} ± {_fmt(ev['limit_se'])}")
         parts.append(path_end(path[-1]['point']))

@@ -8,7 +8,7 @@ from attncheck import Reading, Reason, Slack, Unchecked, all_of, claim, close, l
 from attncheck.papers.bombari2024 import certification as cert
 from attncheck.papers.bombari2024.models import context_modification as cm
 from attncheck.papers.bombari2024.models import glm
-from attncheck.papers.bombari2024.models.draws import rf_task_draw
+from attncheck.papers.bombari2024.models.draws import kr_ratio, rf_task_draw
 from attncheck.papers.bombari2024.models.word_sensitivity import random_tokens
 from attncheck.papers.bombari2024.readings import (
     ACTS,
@@ -165,7 +165,7 @@ D_UNCHECKED = Unchecked("d growing with n (the statements put no condition on d)
                         f"d = {GEN_D} at every n")
 K_B2 = tuple(Unchecked(f"{part}: Lemma B.2 has no hypothesis relating k to D (only N log^3 N = o(k) and "
                        "N log^4 N = o(D^2))", Reason.NOT_DRAWN,
-                       "the 'k' reading (rho in {1/4, 1, 2}, k = Theta(D)) is applied to it as to the other claims")
+                       "the 'k' reading (rho in {1/8, 1/4, 1, 2}, k = Theta(D)) is applied to it as to the other claims")
              for part in ("k = o(D)", "k = omega(D)"))
 LAW_UNCHECKED = Unchecked("mean-zero Lipschitz-concentrated laws satisfying Assumption 1 other than the two drawn "
                           "(sphere rows, hypercube rows)", Reason.NOT_DRAWN,
@@ -229,7 +229,7 @@ def theorem_5(case, S, xp):
        reading=Reading(unchecked=(ACTS_NONLINEAR, *K_B2, *N_UNCHECKED, D_UNCHECKED, LAW_UNCHECKED), shared=T5_SHARED,
                        notes=dict(T5, ratio="k / lambda_min(K_r) (exact eigenvalue)")))
 def lemma_b2(case, S, xp):
-    return np.array([case.k / glm.lambda_min(rf_task_draw(case, s, iid_x=True)[0].Kr) for s in S])
+    return np.array([kr_ratio(case, s) for s in S])
 
 
 @claim("bombari2024/lemma-b.3/main", kind="asymptotic", source="bombari2024 Appendix B, Lemma B.3, (B.24)",

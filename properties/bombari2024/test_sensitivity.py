@@ -118,7 +118,7 @@ def theorem_1_upper(case, S, xp):
                        notes=dict(RF_COMMON, side="as bombari2024/sup-lower, for the sup of the numerator ||phi(X^i(Delta)) - phi(X)||",
                                   ratio="implied constant sup_Delta ||phi(X^i(Delta)) - phi(X)|| / sqrt(k / n)")))
 def lemma_b1(case, S, xp):
-    return np.array([b.lower * b.base_norm / math.sqrt(case.k / case.n) for b in rf_draws(case, S)])
+    return np.array([b.sup / math.sqrt(case.k / case.n) for b in rf_draws(case, S)])
 
 
 def _dense_chain_case():
@@ -231,7 +231,7 @@ def theorem_2_upper(case, S, xp):
                                   ratio="implied constant sup_Delta ||phi_L(X^i(Delta)) - phi_L(X)|| / sqrt(d) "
                                         "(e^{CL} fixed for fixed L: it must stay bounded along n)")))
 def lemma_c2(case, S, xp):
-    return np.array([b.lower * b.base_norm / math.sqrt(case.d) for b in rf_draws(case, S, depth=case.depth)])
+    return np.array([b.sup / math.sqrt(case.d) for b in rf_draws(case, S, depth=case.depth)])
 
 
 #: Figure 2's depths L in {2, 4, 8}, each with its own n-path (the engine judges the n-trend per L)

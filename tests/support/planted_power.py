@@ -721,3 +721,66 @@ def exact_limit_false(c, R, xp):
 def exact_limit_twin(c, R, xp):
     n, a = c
     return np.array([a * (3 - 2 / math.sqrt(n))])
+
+
+# ---- Tends to 0 (vanishes=True, engine/vanishing.py): the quantity itself, not an implied constant ------------
+# Each false quantity levels off at a positive limit (reached on the path) or grows; each twin falls to 0, at a
+# rate from n^-0.25 to 1/log n, under the same noise and form.
+
+
+def _vanish(family, which, why, path, statement, sample=_noisy, **kw):
+    return _asym(family, which, why, path, statement, sample=sample, vanishes=True, **kw)
+
+
+@_vanish("vanish-plateau", "false", "a (1/2 + 2/n): falls over the first decades, then levels off at a/2",
+         DECADES, r"X_n = o(1) with X_n = a (1/2 + 2/n) (1 + 0.05 N)")
+def vanish_plateau_false(c, noise, xp):
+    n, a = c
+    return a * (0.5 + 2 / n) * noise
+
+
+@_vanish("vanish-plateau", "twin", None, DECADES, r"X_n = o(1) with X_n = 2 a n^{-1/4} (1 + 0.05 N)")
+def vanish_plateau_twin(c, noise, xp):
+    n, a = c
+    return 2 * a * n ** -0.25 * noise
+
+
+@_vanish("vanish-flat", "false", "a flat quantity on a 3-point path, against a twin falling like 1/log n: decided "
+         "by more draws and a longer path", SHORT, r"X_n = o(1) with X_n = a (1 + 0.05 N)")
+def vanish_flat_false(c, noise, xp):
+    _, a = c
+    return a * noise
+
+
+@_vanish("vanish-flat", "twin", None, SHORT, r"X_n = o(1) with X_n = a / \log n (1 + 0.05 N)")
+def vanish_flat_twin(c, noise, xp):
+    n, a = c
+    return a / math.log(n) * noise
+
+
+@_vanish("vanish-rate", "false", "rate form: a mean of log-normal(0, 1.6) draws times a (0.3 + n^-1/2), which levels "
+         "off at 0.3 a", DECADES, r"E[X_n] = o(1) with X_n = a (0.3 + n^{-1/2}) Y, \log Y \sim N(0, 1.6^2)",
+         sample=_lognormal_wide)
+def vanish_rate_false(c, Y, xp):
+    n, a = c
+    return batch_estimate(np.mean, Y).scaled(a * (0.3 + n ** -0.5))
+
+
+@_vanish("vanish-rate", "twin", None, DECADES, r"E[X_n] = o(1) with X_n = a n^{-1/4} Y, \log Y \sim N(0, 1.6^2)",
+         sample=_lognormal_wide)
+def vanish_rate_twin(c, Y, xp):
+    n, a = c
+    return batch_estimate(np.mean, Y).scaled(a * n ** -0.25)
+
+
+@_vanish("vanish-growth", "false", "an exact quantity growing like log n, against an exact twin falling like 1/n",
+         EXACT, r"X_n = o(1) with X_n = a \log n, exactly", sample=_no_draws)
+def vanish_growth_false(c, R, xp):
+    n, a = c
+    return np.array([a * math.log(n)])
+
+
+@_vanish("vanish-growth", "twin", None, EXACT, r"X_n = o(1) with X_n = 90 a / n, exactly", sample=_no_draws)
+def vanish_growth_twin(c, R, xp):
+    n, a = c
+    return np.array([90 * a / n])

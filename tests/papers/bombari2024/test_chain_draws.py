@@ -159,3 +159,4 @@ def test_vanished_features_are_infinite_draws_below_the_median():
     h = (U.size - 1) / 2
     lo, hi = finite[math.floor(h)], finite[math.ceil(h)]
     assert stats.quantile(U, 0.5) == pytest.approx(lo + (h - math.floor(h)) * (hi - lo), rel=1e-14)
+

@@ -22,6 +22,7 @@ from attncheck.numeric.devices import torch_device
 from attncheck.papers.bombari2024.data.token_matrices import IID_FAMILIES, iid_samples
 from attncheck.papers.bombari2024.models import chain_draws as cd
 from attncheck.papers.bombari2024.models import context_modification as cm
+from attncheck.papers.bombari2024.models import glm
 from attncheck.papers.bombari2024.models import random_features as rf
 from attncheck.papers.bombari2024.models import word_sensitivity as ws
 from attncheck.papers.bombari2024.readings import (
@@ -108,6 +109,13 @@ def rf_task_draw(case, seed, iid_x: bool):
     y = float(rng.choice([-1.0, 1.0]))
     V = rf.gaussian((case.k, n * d), 1.0 / (n * d), g, g.device)
     return cm.rf_task(X, Xtr, Y, y, V, case.act), g
+
+
+def kr_ratio(case, seed) -> float:
+    """k / lambda_min(K_r) of one draw (Lemma B.2, (B.23); Theorem 5's training law): +inf where K_r is singular
+    (lambda_min <= 0 in float64), as where a feature vector vanishes (relu, every unit off: 2^-k per sample)."""
+    lam = glm.lambda_min(rf_task_draw(case, seed, iid_x=True)[0].Kr)
+    return case.k / lam if lam > 0 else math.inf
 
 
 #: drf_upper_draws: per seed, ceil(CHAINS_REF L / k) draws of the chain, each with ceil(BASES_REF L / k) of phi_L(X)

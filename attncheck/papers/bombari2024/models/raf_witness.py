@@ -215,3 +215,18 @@ def candidate_pairs(case, seed):
 def separation(Deltas, d):
     """sqrt(d) / ||Delta*_1 - Delta*_2|| (the separation term of Lemmas D.3-D.4)."""
     return math.sqrt(d) / float(np.linalg.norm(Deltas[0] - Deltas[1]))
+
+
+def d4_terms(case, seed) -> tuple[float, float]:
+    """Lemma D.4 for one draw of W: (separation term, sqrt(d) r) of the candidate pair that minimises their max,
+    r the ceil(n / 4)-th smallest over rows j of max_k ||[s(X^i(Delta*_k))]_{j:} - e_i|| ((D.40)-(D.41)); the max
+    is lemma-d.4/main's implied constant, sqrt(d) r the quantity of its little-o (lemma-d.4/little-o)."""
+    X, W, i, pairs, raf_draw = candidate_pairs(case, int(seed))
+    d, draw = X.shape[1], raf_draw()
+    best = (math.inf, math.inf)
+    for Deltas in pairs:
+        r = np.maximum(draw.rows_to_e_i(i, Deltas[0]), draw.rows_to_e_i(i, Deltas[1]))
+        terms = (separation(Deltas, d), math.sqrt(d) * float(np.sort(r)[fraction(X.shape[0]) - 1]))
+        if max(terms) < max(best):
+            best = terms
+    return best

@@ -330,7 +330,9 @@ def groups_of(tokens) -> list[list[int]]:
 @dataclass
 class Bracket:
     """WS of a token subset: ``lower`` (ascent witness, max over groups), ``upper`` (certified, or None),
-    per-group lower bounds, and the sizes used."""
+    per-group lower bounds, the sizes used and ``sup``, the witness's numerator max ||phi(X') - phi(X)|| (RF/DRF).
+    Where phi(X) = 0 (relu: every unit of a layer off) the ratio (3.4) is undefined: ``lower`` is +inf there (the
+    engine's quantile ranks such draws last), ``sup`` stays finite."""
 
     lower: float
     upper: float | None
@@ -338,6 +340,7 @@ class Bracket:
     base_norm: float
     groups: list
     upper_over: str  # "all tokens", "groups", or "none"
+    sup: float | None = None
 
 
 def random_tokens(n: int, count: int, gen: torch.Generator) -> list[int]:
@@ -460,7 +463,8 @@ def rf_brackets(X: torch.Tensor, k: int, act: str, groups, gens, depth: int = 1,
     if lower:
         starts = linear_starts(draws, act) if linear else None
         top, _ = maximize(probe, S * T, m, d, list(gens), restarts, steps, lr=lr, device=X.device, starts=starts)
-        per = [r / b for r, b in zip(torch.sqrt(torch.clamp(top, min=0.0)).reshape(S, T), bases, strict=True)]
+        sups = torch.sqrt(torch.clamp(top, min=0.0)).reshape(S, T)
+        per = [r / b if b > 0 else torch.full_like(r, math.inf) for r, b in zip(sups, bases, strict=True)]
     out = []
     for s, dr in enumerate(draws):
         base = bases[s]
@@ -470,7 +474,8 @@ def rf_brackets(X: torch.Tensor, k: int, act: str, groups, gens, depth: int = 1,
         elif upper:
             up, over = float(rf_upper(dr.blocks, dr.gidx, act, base, dr.Vs).max()), "groups"
         low = float(per[s].max()) if lower else float("nan")
-        out.append(Bracket(low, up, per[s] if lower else None, base, [list(g) for g in groups[s]], over))
+        out.append(Bracket(low, up, per[s] if lower else None, base, [list(g) for g in groups[s]], over,
+                           float(sups[s].max()) if lower else None))
     return out
 
 
