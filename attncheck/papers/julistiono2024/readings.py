@@ -18,8 +18,42 @@ NORM = _shared("norm", "||W||_p is the entrywise ell_p norm of all m entries (CO
 #: p over the statement's range, cut at P_MAX = 64 (strategies.mirror_descent)
 P_RANGE = _shared("p-range", "p over the statement's range cut at 64 (P_MAX): the values 1.1-4 of the paper and claims "
                              "file that lie in it, points just above 1 where the range starts at 1, uniform draws")
-#: where the statement admits p > P_MAX
-P_ABOVE_MAX = Unchecked("p > 64 (P_MAX)", Reason.NOT_DRAWN, NO_REASON)
+#: Lemma 12 (p >= 2): normalized by max |W_jk|, so no power leaves float64's range
+P_RANGE_WIDE = _shared("p-range-wide", "p over [2, 1e300] (P_FLOAT): P_RANGE's draws in [2, 64] half the time, else "
+                                       "log-uniform in [64, 1e300] (strategies.mirror_descent.wide_exponents)")
+#: where the statement admits p > P_MAX: Lemma 26 (matrices with entries up to ~1e3)
+P_ABOVE_MAX = Unchecked(
+    "p > 64 (P_MAX)", Reason.FLOAT_RANGE,
+    "the divergences' terms |W_jk|^p, entries up to ~1.5e3 (1e3 plus spreads up to 1e2 times a Gaussian), overflow "
+    "float64 (1.8e308) from p ~ 97")
+#: Lemmas 14-15 (x = y + delta, y, delta <= 1e3)
+P_ABOVE_MAX_SCALAR = Unchecked(
+    "p > 64 (P_MAX)", Reason.FLOAT_RANGE,
+    "x^p with x = y + delta up to 2e3 overflows float64 (1.8e308) past p = 93, and power_differences' 24-term series "
+    "is sized for p u <= 0.064 (p <= 64)")
+#: Lemma 12 (p >= 2), drawn up to p = 1e300 (P_FLOAT)
+P_ABOVE_FLOAT = Unchecked("p > 1e300", Reason.FLOAT_RANGE, "p is a float64, which overflows at 1.8e308")
+#: Definition 1 on unit-normalized pairs
+P_ABOVE_MAX_DIRECTIONAL = Unchecked(
+    "p > 64 (P_MAX)", Reason.FLOAT_RANGE,
+    "the float64 divergence of unit-normalized pairs loses accuracy as p grows (their entries' rounding, 1.1e-16 "
+    "relative, is magnified p times in the p-th powers): drawn up to p = 1000 (2026-12-07) the deep profile refuted "
+    "the identity at p = 1000, W = [[-1, -1]], V = [[-0.9, -1.1]] (relative slack -3.3e-8), where both sides agree "
+    "to 60 digits in mpmath (6.929070095e-4; float64's D_psi is 6.929071011e-4): an evaluation artefact beyond the "
+    "1e-9 tolerance, not a failure of the identity")
+#: Lemma 13 (l1) in the unit ell_p ball
+P_ABOVE_MAX_BALL = Unchecked(
+    "p > 64 (P_MAX)", Reason.FLOAT_RANGE,
+    "in the unit ball the terms |W_jk|^p, |W_jk - V_jk|^p fall below float64's range (1e-308) once p |log |W_jk|| > "
+    "709, so at large p most pairs are ties of underflowed terms, and exact evaluation refuses their non-dyadic "
+    "exponents: drawn up to p = 1000 (2026-12-07) the quick profile was INCONCLUSIVE (176 cases, 74 escalated to "
+    "mpmath; the undecided case, a near-equal 1 x 3 pair with entries 1.7e-6 at p = 57.4, shows the same underflow "
+    "already inside the drawn range)")
+#: Definition 1, Lemma 26: shapes up to 6 x 6
+LARGE_SHAPES = Unchecked(
+    "matrices with more than 36 entries (larger than 6 x 6)", Reason.NOT_DRAWN,
+    "the identities are sums of entrywise terms, so the shape enters only through the number of entries m; the "
+    "draws cut m at 36 (the 6 x 6 of Lemma 12), and a larger m only lengthens the sums (tolerance relative to them)")
 LEMMA_13_HYPOTHESIS = _shared("lemma-13-hypothesis", "||W||_p <= 1 and ||V||_p <= 1 (the appendix's Sub-case 1.2 "
                                                      "endpoints); L1 is scale invariant")
 POWER_PAIRS = _shared("power-pairs", "x = y + delta with y in {0} u [1e-6, 1e3] (log) u [0, 100], delta in {0} u "
