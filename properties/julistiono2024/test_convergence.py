@@ -32,13 +32,15 @@ PAPER = "julistiono2024 (arXiv 2410.14581)"
 
 #: the runs' smallest step size (readings.ETA_SMALL, .ETA_BELOW)
 ETA_RUN_LO = 1e-4
+#: lemma-29/eq-29's smallest step size (readings.ETA_BELOW_EQ29: its mpmath escalations grow as eta falls)
+EQ29_ETA_LO = 1e-3
 #: lemma-28/main's smallest mu / mu(alpha) (readings.MU_BELOW)
 MU_LO = 0.01
 
 
-def _space(point):
+def _space(point, eta_lo=ETA_RUN_LO):
     return Space(build=lambda **v: Run(point, **v), seed=Int(0, len(CONE_SEEDS) - 1), p=Choice(P_STANDARD), u=Real(0.0, 1.0),
-                 w=Int(0, 2 ** 31), eta=Real(ETA_RUN_LO, 1.0, log=True))
+                 w=Int(0, 2 ** 31), eta=Real(eta_lo, 1.0, log=True))
 
 
 #: path points (R0 / ||W_mm||_p, steps K); the inequalities are judged at the last R0 (eventually)
@@ -142,12 +144,13 @@ def lemma_28(run, xp):
     "claims file)",
     statement=r"\bar D_k\le\frac{N_0^{p-1}\bar D_0+\sum_{s<k}\pi_s(N_{s+1}^{p-1}-N_s^{p-1})+\eta\frac{\mathcal L(W(0))"
               r"-\mathcal L(W(k))}{N_0}}{N_k^{p-1}}",
-    space=_space, path=R_PATH, eventually=True, cost="expensive", margin=EQ29_MARGIN, dps=EQ29_DPS,
+    space=lambda point: _space(point, EQ29_ETA_LO), path=R_PATH, eventually=True, cost="expensive",
+    margin=EQ29_MARGIN, dps=EQ29_DPS,
     certify=cert.RUNS,
     reading=Reading(
         provenance=Provenance("DERIVED-UNCERTAIN", "claims file Lemma 29: (29') is the DERIVED checkable form; the "
                                                    "paper's display is lost"),
-        unchecked=RUN_UNCHECKED, shared=RUN_SHARED,
+        unchecked=rd.RUN_UNCHECKED_EQ29, shared=rd.RUN_SETTING_EQ29,
         notes={"pi here": "pi_s = max(0, pi_emp(W(s))) step by step (pi varying with the step)",
                "evaluation": "float64: the slack times N_k^(p-1) as a sum of per-step terms (an exact rewriting), each "
                              "formed without cancellation (margin 1e-12); mpmath: the printed form recomputed at 60, "
