@@ -3,7 +3,7 @@
 Every point W lies in the cone C_{p, mu(alpha), R}(W_mm) = {||W||_p = R, D_psi(bar W_mm, bar W) <= mu(alpha)}
 (claims file 1.7), built as bar W = normalize(bar W_mm + r E) with r set by bisection so that
 D_psi(bar W_mm, bar W) = u mu(alpha), u in [0, 1] (u = 1: the cone's boundary). Datasets: Section 4.1
-(n = 6, T = 8, d = 10, seeds 0-3) with alpha_i = argmax_t gamma_it (locally optimal), ell_p-AttSVM
+(n = 6, T = 8, d = 10, seeds 0-7) with alpha_i = argmax_t gamma_it (locally optimal), ell_p-AttSVM
 solved to KKT residual <= 1e-13 for p in {1.1, 1.5, 1.75, 2, 2.5, 3, 4}. R is given as a multiple of
 ||W_mm||_p along a path; once every sample's second-largest softmax weight is below e^-600 the
 float64 evaluation is declared undecidable (NaN) and mpmath decides.
@@ -15,13 +15,13 @@ from attncheck.papers.julistiono2024 import certification as cert
 from attncheck.papers.julistiono2024 import readings as rd
 from attncheck.papers.julistiono2024.models import cone
 from attncheck.papers.julistiono2024.models import mirror_descent as md
-from attncheck.papers.julistiono2024.strategies.mirror_descent import P_STANDARD, ConeCase
+from attncheck.papers.julistiono2024.strategies.mirror_descent import CONE_SEEDS, ETA_WIDE, P_STANDARD, ConeCase
 
 PAPER = "julistiono2024 (arXiv 2410.14581)"
 
 
 def _space(R, **extra):
-    return Space(build=lambda **v: ConeCase(R, **v), seed=Int(0, 3), p=Choice(P_STANDARD), u=Real(0.0, 1.0),
+    return Space(build=lambda **v: ConeCase(R, **v), seed=Int(0, len(CONE_SEEDS) - 1), p=Choice(P_STANDARD), u=Real(0.0, 1.0),
                  w=Int(0, 2 ** 31), sel=Int(0, 2), **extra)
 
 
@@ -173,19 +173,22 @@ R27_PATH = {"quick": [1.0, 3.0, 10.0, 30.0, 100.0], "deep": [1.0, 2.0, 3.0, 5.0,
     "julistiono2024/lemma-27/main", kind="inequality", source=f"{PAPER}, Appendix A.4, Lemma 27 (25)",
     statement=r"\langle\nabla\psi(W(k+1))-\nabla\psi(W(k)),\bar W^{mm}\rangle\ge\frac1{1+\pi}\Big[\|W(k+1)\|_p^{p-1}"
               r"-\|W(k)\|_p^{p-1}-\frac{\eta(\mathcal L(W(k))-\mathcal L(W(k+1)))}{\|W(k)\|_p}\Big]",
-    space=lambda R: _space(R, pi=Real(1e-4, 1.0, log=True), eta=Real(1e-3, 1.0, log=True)), path=R27_PATH,
+    space=lambda R: _space(R, pi=Real(1e-4, 1.0, log=True), eta=Real(ETA_WIDE[0], 1.0, log=True)), path=R27_PATH,
     eventually=True, cost="expensive",
     certify=cert.CONE,
     reading=Reading(
         provenance=Provenance("DERIVED", "Sun et al. Eq. 12 analogue; R_pi of Lemma 21 unknown"),
         unchecked=CONE_UNCHECKED + (
-            Unchecked("pi in (0, 1e-4)", Reason.NOT_DRAWN, rd.NO_REASON),
+            Unchecked("pi in (0, 1e-4)", Reason.BEYOND_PATH,
+                      "Lemma 21's R_pi, which (25) needs, grows as pi falls and its formula is unknown: it may lie past "
+                      "the path's end R = 100 ||W_mm||_p, beyond which one step is below 240-digit resolution (the "
+                      "R > 100 part)"),
             Unchecked("pi > 1", Reason.NOT_DRAWN, "the right side falls with pi only where its bracket is positive, so "
                                                   "pi > 1 is not implied by the drawn pi as in lemma-21/main"),
-            rd.ETA_BELOW,
+            rd.ETA_BELOW_STEP,
             Unchecked("R > 100 ||W_mm||_p", Reason.FLOAT_RANGE, "one step changes ||W||_p^(p-1) and L by less than "
                                                                 "e^-300 relative (beyond 240-digit arithmetic)")),
-        shared=CONE_SHARED + (rd.PI_DRAWN, rd.ETA_SMALL),
+        shared=CONE_SHARED + (rd.PI_DRAWN, rd.ETA_SMALL_STEP),
         notes={"W(k)": "the cone point W; W(k+1) its un-normalized ell_p-AttGD step in the evaluating precision "
                        "(float64, or mpmath at the escalation's dps)",
                "R": "R_pi exists but its formula is unknown: judged at the end of the path R / ||W_mm||_p in "

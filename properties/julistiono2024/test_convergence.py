@@ -25,14 +25,22 @@ from attncheck.papers.julistiono2024.models.cone_runs import (
     eq29_steps,
     pi_running,
 )
-from attncheck.papers.julistiono2024.strategies.mirror_descent import P_STANDARD
+from attncheck.papers.julistiono2024.strategies.mirror_descent import CONE_SEEDS, P_STANDARD
 
 PAPER = "julistiono2024 (arXiv 2410.14581)"
 
 
-def _space(point):
-    return Space(build=lambda **v: Run(point, **v), seed=Int(0, 3), p=Choice(P_STANDARD), u=Real(0.0, 1.0),
-                 w=Int(0, 2 ** 31), eta=Real(1e-3, 1.0, log=True))
+#: the runs' smallest step size (readings.ETA_SMALL, .ETA_BELOW)
+ETA_RUN_LO = 1e-4
+#: lemma-29/eq-29's smallest step size (readings.ETA_BELOW_EQ29: its mpmath escalations grow as eta falls)
+EQ29_ETA_LO = 1e-3
+#: lemma-28/main's smallest mu / mu(alpha) (readings.MU_BELOW)
+MU_LO = 0.01
+
+
+def _space(point, eta_lo=ETA_RUN_LO):
+    return Space(build=lambda **v: Run(point, **v), seed=Int(0, len(CONE_SEEDS) - 1), p=Choice(P_STANDARD), u=Real(0.0, 1.0),
+                 w=Int(0, 2 ** 31), eta=Real(eta_lo, 1.0, log=True))
 
 
 #: path points (R0 / ||W_mm||_p, steps K); the inequalities are judged at the last R0 (eventually)
@@ -96,22 +104,24 @@ def lemma_28_eq27(run, xp):
 @claim(
     "julistiono2024/lemma-28/main", kind="inequality", source=f"{PAPER}, Appendix A.4, Lemma 28",
     statement=r"W(0)\in\mathcal C_{p,\mu',R}(W^{mm})\Rightarrow W(k)\in\mathcal C_{p,\mu,R}(W^{mm})\ \forall k\ge1",
-    space=lambda K: Space(build=lambda **v: StatedRun(K, **v), seed=Int(0, 3), p=Choice(P_STANDARD),
-                          f=Real(0.01, 0.99), u=Real(0.0, 1.0), w=Int(0, 2 ** 31), eta=Real(1e-3, 1.0, log=True)),
+    space=lambda K: Space(build=lambda **v: StatedRun(K, **v), seed=Int(0, len(CONE_SEEDS) - 1), p=Choice(P_STANDARD),
+                          f=Real(0.01, 0.99), u=Real(0.0, 1.0), w=Int(0, 2 ** 31),
+                          eta=Real(ETA_RUN_LO, 1.0, log=True), m=Real(MU_LO, 1.0, log=True)),
     path={"quick": [60], "deep": [150, 2000]}, cost="expensive", margin=MARGIN,
     certify=cert.RUNS,
     reading=Reading(
         provenance=Provenance("DERIVED", "claims file Lemma 28; constants existential, stated choice checked"),
-        unchecked=rd.CONE_UNCHECKED + (
-            rd.ALPHA_ARGMAX_ONLY, rd.CONE_P_OFF,
-            Unchecked("mu in (0, mu(alpha)) (only mu(alpha) drawn)", Reason.NOT_DRAWN, rd.NO_REASON),
+        unchecked=rd.RUN_DATA_UNCHECKED + (
+            rd.CONE_P_OFF,
+            rd.MU_BELOW,
             rd.ETA_BELOW,
             Unchecked("k > K (the statement's 'every k >= 1')", Reason.BEYOND_PATH,
                       "cut at K = 60 (quick), 150 and 2000 (deep)"),
             Unchecked("the cone's other half, ||W(k)||_p >= R", Reason.FLOAT_RANGE,
                       "at this R one step changes ||W||_p by less than its rounding (lemma-30/monotone)")),
         shared=rd.CONE_SETTING_ARGMAX + (rd.ETA_SMALL,),
-        notes={"constants": "mu = mu(alpha) = pi/(1+pi); mu' = f mu, f in [0.01, 0.99]; R as stated; R_pi "
+        notes={"constants": "mu = m mu(alpha) = pi/(1+pi), m in [0.01, 1] (log); mu' = f mu, f in [0.01, 0.99]; "
+                            "R as stated; R_pi "
                             "(unknown) not enforced (docs/papers/julistiono2024.md)",
                "run": "W(0) = R normalize(bar W_mm + r E) at D_psi = u mu', u in [0, 1]; K un-normalized float64 "
                       "steps",
@@ -134,12 +144,13 @@ def lemma_28(run, xp):
     "claims file)",
     statement=r"\bar D_k\le\frac{N_0^{p-1}\bar D_0+\sum_{s<k}\pi_s(N_{s+1}^{p-1}-N_s^{p-1})+\eta\frac{\mathcal L(W(0))"
               r"-\mathcal L(W(k))}{N_0}}{N_k^{p-1}}",
-    space=_space, path=R_PATH, eventually=True, cost="expensive", margin=EQ29_MARGIN, dps=EQ29_DPS,
+    space=lambda point: _space(point, EQ29_ETA_LO), path=R_PATH, eventually=True, cost="expensive",
+    margin=EQ29_MARGIN, dps=EQ29_DPS,
     certify=cert.RUNS,
     reading=Reading(
         provenance=Provenance("DERIVED-UNCERTAIN", "claims file Lemma 29: (29') is the DERIVED checkable form; the "
                                                    "paper's display is lost"),
-        unchecked=RUN_UNCHECKED, shared=RUN_SHARED,
+        unchecked=rd.RUN_UNCHECKED_EQ29, shared=rd.RUN_SETTING_EQ29,
         notes={"pi here": "pi_s = max(0, pi_emp(W(s))) step by step (pi varying with the step)",
                "evaluation": "float64: the slack times N_k^(p-1) as a sum of per-step terms (an exact rewriting), each "
                              "formed without cancellation (margin 1e-12); mpmath: the printed form recomputed at 60, "
@@ -160,7 +171,7 @@ LONG = {"eta": "eta = 1 only"}
 
 def _long_space(point):
     (K,) = point
-    return Space(build=lambda **v: LongRuns(K, **v), p=Choice((1.75, 2.0, 3.0)))
+    return Space(build=lambda **v: LongRuns(K, **v), p=Choice(P_STANDARD))
 
 
 def _one(case, rng, size):
@@ -176,7 +187,7 @@ def _one(case, rng, size):
         unchecked=LONG_UNCHECKED, shared=LONG_SHARED,
         notes={**LONG,
                "ratio": "bar D_K N_K^min(1, p-1) (divided by log N_K at p = 2), deterministic, the largest over the "
-                        "four runs; its trend along K is the implied constant's trend"}),
+                        "eight runs; its trend along K is the implied constant's trend"}),
 )
 def lemma_29_rate(runs, R, xp):
     N, p = runs.N, runs.p
@@ -214,7 +225,7 @@ def lemma_30_monotone(run, xp):
                                                    "of 'the norm diverges'"),
         unchecked=LONG_UNCHECKED, shared=LONG_SHARED,
         notes={**LONG,
-               "ratio": "log K / N_K (bounded iff N_K >= c log K), the largest over the four runs; along finite K a "
+               "ratio": "log K / N_K (bounded iff N_K >= c log K), the largest over the eight runs; along finite K a "
                         "rising trend is a witness, not a refutation (refutable=False)",
                "K": "quick: K in {250, 500, 1000} (the norm grows from the start; no transient to pass); deep: "
                     "1000-64000 as lemma-29/rate"}),

@@ -3,30 +3,30 @@
 No lemma statement survived the extraction of the appendix; the statements checked are the
 reconstructions of docs/papers/julistiono2024.md, each with its provenance tag
 (CODE / DERIVED / DERIVED-UNCERTAIN / MISSING) in its reading. Scalar lemmas are
-checked with p from just above 1 to 64 (larger p unchecked), x = y and zeros; differences of
+checked with p from just above 1 to 64 (larger p unchecked: float64 overflow), x = y and zeros; differences of
 nearly equal powers are formed as y^a expm1(a log1p((x-y)/y)), so float64 is accurate and
 ties (relative slack below 1e-11) go to mpmath.
 """
 import numpy as np
 from hypothesis import strategies as st
 
-from attncheck import Provenance, Reading, Real, Reason, Slack, Space, Unchecked, all_of, claim, le
+from attncheck import Provenance, Reading, Real, Slack, Space, all_of, claim, le
 from attncheck.core.declarations import OwnSpace
 from attncheck.papers.julistiono2024 import certification as cert
 from attncheck.papers.julistiono2024 import readings as rd
 from attncheck.papers.julistiono2024.models import mirror_descent as md
 from attncheck.papers.julistiono2024.models import power_differences as pd
 from attncheck.papers.julistiono2024.strategies.mirror_descent import (
+    P_FLOAT,
     P_MAX,
     exponents,
     matrices,
     matrix_pairs,
     power_pairs,
+    wide_exponents,
 )
 
 PAPER = "julistiono2024 (arXiv 2410.14581)"
-#: p > 8 and matrices larger than 4 x 4 are not drawn (Definition 1, Lemma 26)
-SMALL = (Unchecked("p > 8", Reason.NOT_DRAWN, rd.NO_REASON),)
 
 
 # ---- Definition 1 / Section 1.3 identities ---------------------------------------------------
@@ -35,18 +35,20 @@ SMALL = (Unchecked("p > 8", Reason.NOT_DRAWN, rd.NO_REASON),)
     "julistiono2024/definition-1/directional-form", kind="identity", source=f"{PAPER}, Definition 1 and Section 4.1 "
     "(claims file 1.3)", cost="normal",
     statement=r"\|\bar W^{mm}\|_p=\|\bar W\|_p=1:\ D_\psi(\bar W^{mm},\bar W)=1-\langle\nabla\psi(W),\bar W^{mm}\rangle/\|W\|_p^{p-1}",
-    domain=exponents(1.0, 8.0, open_lo=True).flatmap(lambda p: st.tuples(st.just(p), matrix_pairs(p))).map(
+    domain=exponents(1.0, P_MAX, open_lo=True).flatmap(
+        lambda p: st.tuples(st.just(p), matrix_pairs(p, 6))).map(
         lambda c: (c[0], *c[1])).filter(lambda c: np.any(c[1]) and np.any(c[2])),
     certify=cert.MATRICES,
     reading=Reading(
         provenance=Provenance("DERIVED", "the second form; the first is CODE: bregman_correlation in the authors' "
                                          "code"),
         shared=(rd.NORM,),
-        unchecked=SMALL + (Unchecked("matrices larger than 4 x 4", Reason.NOT_DRAWN, rd.NO_REASON),),
+        unchecked=(rd.P_ABOVE_MAX_DIRECTIONAL, rd.LARGE_SHAPES),
         notes={"evaluation": "<grad psi(W), .>/||W||^(p-1) = <grad psi(W/||W||), .> (homogeneity), so tiny W do not "
                              "underflow",
                "tolerance": "1e-9 relative to the magnitude of the terms of D_psi's direct formula (about 2)",
-               "p": "p in (1, 8] (exponents(1, 8): the values 1.1-4, points just above 1, uniform draws)"}),
+               "p": "p in (1, 64] (exponents(1, P_MAX): the values 1.1-4, points just above 1, uniform draws)",
+               "shapes": "pairs of any shape up to 6 x 6"}),
 )
 def directional_form(case, xp):
     p, Wmm, W = case
@@ -62,11 +64,13 @@ def _lemma_12(p_lo, p_hi, part, statement, p_open_lo=False):
     @claim(
         f"julistiono2024/lemma-12/{part}", kind="inequality", source=f"{PAPER}, Appendix A.2, Lemma 12", cost="normal",
         statement=statement,
-        domain=st.tuples(exponents(p_lo, p_hi, open_lo=p_open_lo), matrices(6)),
+        domain=st.tuples(wide_exponents(p_lo, p_hi) if p_hi > P_MAX else exponents(p_lo, p_hi, open_lo=p_open_lo),
+                         matrices(6)),
         certify=cert.MATRICES,
         reading=Reading(
-            provenance=Provenance("DERIVED", "high confidence"), shared=(rd.NORM, rd.P_RANGE),
-            unchecked=(rd.P_ABOVE_MAX,) if p_hi == P_MAX else (),
+            provenance=Provenance("DERIVED", "high confidence"),
+            shared=(rd.NORM, rd.P_RANGE_WIDE if p_hi > P_MAX else rd.P_RANGE),
+            unchecked=(rd.P_ABOVE_FLOAT,) if p_hi == P_FLOAT else (),
             notes={"evaluation": "both sides divided by max|W_jk| (and the m-side by m^(1/2)) so the equality cases are "
                                  "exact ties: ||W||_p <= ||W||_2 and the power means (sum a^2 / m)^(1/2) <= (sum a^p / "
                                  "m)^(1/p), a = |W| / max|W| (an equivalent form of the statement)",
@@ -92,7 +96,7 @@ def _lemma_12(p_lo, p_hi, part, statement, p_open_lo=False):
     return lemma_12
 
 
-lemma_12_ge2 = _lemma_12(2.0, P_MAX, "p-ge-2", r"p\ge2:\ \|W\|_p\le\|\mathrm{vec}(W)\|_2\le m^{1/2-1/p}\|W\|_p")
+lemma_12_ge2 = _lemma_12(2.0, P_FLOAT, "p-ge-2", r"p\ge2:\ \|W\|_p\le\|\mathrm{vec}(W)\|_2\le m^{1/2-1/p}\|W\|_p")
 lemma_12_le2 = _lemma_12(1.0, 2.0, "p-le-2", r"1<p\le2:\ m^{1/2-1/p}\|W\|_p\le\|\mathrm{vec}(W)\|_2\le\|W\|_p",
                          p_open_lo=True)
 
@@ -114,11 +118,12 @@ def _lemma_13_matrix(part, p_lo, p_hi, open_ends, statement, rhs):
     @claim(
         f"julistiono2024/lemma-13/{part}", kind="inequality", source=f"{PAPER}, Appendix A.2, Lemma 13", cost="normal",
         statement=statement,
-        domain=exponents(p_lo, p_hi, open_lo=open_ends[0], open_hi=open_ends[1]).flatmap(
+        domain=(wide_exponents(p_lo, p_hi) if p_hi > P_MAX else
+                exponents(p_lo, p_hi, open_lo=open_ends[0], open_hi=open_ends[1])).flatmap(
             lambda p: st.tuples(st.just(p), matrix_pairs(p, unit_ball=True))),
         certify=cert.MATRICES,
         reading=Reading(provenance=L13, shared=L13_SHARED + (rd.P_RANGE,),
-                        unchecked=(rd.P_ABOVE_MAX,) if p_hi == P_MAX else (),
+                        unchecked=(rd.P_ABOVE_MAX_BALL,) if p_hi == P_MAX else (),
                         notes={"domain": "pairs in the unit ell_p ball (radius 1 drawn often), shapes up to 4 x 4: "
                                          "independent, equal (0 >= 0), near-equal down to 1e-12 relative, "
                                          "sign-flipped, one zero"}),
@@ -188,7 +193,7 @@ def _both(slacks, xp):
     domain=power_pairs(), space=POWER_SPACE, certify=OwnSpace(profiles=("quick", "deep")),
     reading=Reading(provenance=Provenance("DERIVED", "two candidate forms, both true; form (A) is the mean-value "
                                                      "sandwich"),
-                    shared=SCALAR, unchecked=(rd.P_ABOVE_MAX,)),
+                    shared=SCALAR, unchecked=(rd.P_ABOVE_MAX_SCALAR,)),
 )
 def lemma_14_a(v, xp):
     return _both(pd.lemma_14a(v["y"], v["delta"], v["p"], xp), xp)
@@ -200,7 +205,7 @@ def lemma_14_a(v, xp):
     domain=power_pairs(), space=POWER_SPACE, certify=OwnSpace(profiles=("quick", "deep")),
     reading=Reading(provenance=Provenance("DERIVED", "two candidate forms, both true; form (B) is the one Lemma 27's "
                                                      "proof uses with x = ||W(k+1)||_p, y = ||W(k)||_p"),
-                    shared=SCALAR, unchecked=(rd.P_ABOVE_MAX,)),
+                    shared=SCALAR, unchecked=(rd.P_ABOVE_MAX_SCALAR,)),
 )
 def lemma_14_b(v, xp):
     return _both(pd.lemma_14b(v["y"], v["delta"], v["p"], xp), xp)
@@ -212,7 +217,7 @@ def _lemma_15(part, p_range, statement, grow):
         statement=statement, domain=power_pairs(p_range.lo, p_range.hi, p_range.open_lo),
         space=Space(y=Real(0.0, 1e3), delta=Real(0.0, 1e3), p=p_range), certify=OwnSpace(profiles=("quick", "deep")),
         reading=Reading(provenance=Provenance("DERIVED", "high confidence"), shared=SCALAR,
-                        unchecked=(rd.P_ABOVE_MAX,) if p_range.hi == P_MAX else (),
+                        unchecked=(rd.P_ABOVE_MAX_SCALAR,) if p_range.hi == P_MAX else (),
                         notes={"symmetry": "|x^(p-1) - y^(p-1)| and |x - y| are symmetric in (x, y): x >= y is no "
                                            "loss"}),
     )
@@ -232,8 +237,8 @@ lemma_15_le2 = _lemma_15("p-le-2", Real(1.0, 2.0, open_lo=True), r"1<p\le2,\ x,y
 
 @st.composite
 def _triples(draw):
-    p = draw(exponents(1.0, 8.0, open_lo=True))
-    W = draw(matrices(4))
+    p = draw(exponents(1.0, P_MAX, open_lo=True))
+    W = draw(matrices(6))
     rng = np.random.default_rng(draw(st.integers(0, 2 ** 31)))
     Y, Z = (W + 10.0 ** draw(st.floats(-8.0, 2.0)) * rng.standard_normal(W.shape) for _ in range(2))
     return p, W, Y, Z
@@ -246,8 +251,8 @@ def _triples(draw):
     certify=cert.MATRICES,
     reading=Reading(
         provenance=Provenance("DERIVED", "exact, standard three-point identity"),
-        unchecked=SMALL + (Unchecked("shapes larger than 4 x 4", Reason.NOT_DRAWN, rd.NO_REASON),),
-        notes={"domain": "same-shape triples up to 4 x 4 around matrices of any scale, spreads 1e-8..1e2, p in (1, 8]",
+        unchecked=(rd.P_ABOVE_MAX, rd.LARGE_SHAPES),
+        notes={"domain": "same-shape triples up to 6 x 6 around matrices of any scale, spreads 1e-8..1e2, p in (1, 64]",
                "tolerance": "1e-9 relative to the rounding scale: the magnitudes of the terms of the direct formulas of "
                             "the three divergences and of grad psi(y), grad psi(z) times |x - z|"}),
 )

@@ -9,8 +9,9 @@ from attncheck.core.declarations import Ineligible
 
 MATRICES = Ineligible(
     "more than k parameters",
-    "matrices of any shape up to 6 x 6 (Lemma 12) or pairs and triples up to 4 x 4 (Definition 1, Lemmas 13, 26) "
-    "and p: up to 48 real entries; the matrix forms reduce to the scalar lemmas only through the proof")
+    "matrices of any shape up to 6 x 6 (Lemma 12), pairs up to 4 x 4 (Lemma 13), pairs and triples up to 6 x 6 "
+    "(Definition 1, Lemma 26) "
+    "and p: up to 108 real entries; the matrix forms reduce to the scalar lemmas only through the proof")
 ATTENTION_DATA = Ineligible(
     "more than k parameters",
     "an attention dataset (n <= 6 samples of T <= 8 tokens in R^d, d <= 10, labels, v) and W in R^{d x d}: "

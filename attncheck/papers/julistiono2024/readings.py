@@ -10,16 +10,48 @@ def _shared(name: str, text: str) -> Shared:
     return Shared(f"{PAPER}/{name}", text)
 
 
-NO_REASON = "not drawn (no reason recorded)"
-
 # ---- ell_p geometry (Definition 1, Lemmas 12-15) ------------------------------------------------
 
 NORM = _shared("norm", "||W||_p is the entrywise ell_p norm of all m entries (CODE: pnorm of the flattened matrix)")
 #: p over the statement's range, cut at P_MAX = 64 (strategies.mirror_descent)
 P_RANGE = _shared("p-range", "p over the statement's range cut at 64 (P_MAX): the values 1.1-4 of the paper and claims "
                              "file that lie in it, points just above 1 where the range starts at 1, uniform draws")
-#: where the statement admits p > P_MAX
-P_ABOVE_MAX = Unchecked("p > 64 (P_MAX)", Reason.NOT_DRAWN, NO_REASON)
+#: Lemma 12 (p >= 2): normalized by max |W_jk|, so no power leaves float64's range
+P_RANGE_WIDE = _shared("p-range-wide", "p over [2, 1e300] (P_FLOAT): P_RANGE's draws in [2, 64] half the time, else "
+                                       "log-uniform in [64, 1e300] (strategies.mirror_descent.wide_exponents)")
+#: where the statement admits p > P_MAX: Lemma 26 (matrices with entries up to ~1e3)
+P_ABOVE_MAX = Unchecked(
+    "p > 64 (P_MAX)", Reason.FLOAT_RANGE,
+    "the divergences' terms |W_jk|^p, entries up to ~1.5e3 (1e3 plus spreads up to 1e2 times a Gaussian), overflow "
+    "float64 (1.8e308) from p ~ 97")
+#: Lemmas 14-15 (x = y + delta, y, delta <= 1e3)
+P_ABOVE_MAX_SCALAR = Unchecked(
+    "p > 64 (P_MAX)", Reason.FLOAT_RANGE,
+    "x^p with x = y + delta up to 2e3 overflows float64 (1.8e308) past p = 93, and power_differences' 24-term series "
+    "is sized for p u <= 0.064 (p <= 64)")
+#: Lemma 12 (p >= 2), drawn up to p = 1e300 (P_FLOAT)
+P_ABOVE_FLOAT = Unchecked("p > 1e300", Reason.FLOAT_RANGE, "p is a float64, which overflows at 1.8e308")
+#: Definition 1 on unit-normalized pairs
+P_ABOVE_MAX_DIRECTIONAL = Unchecked(
+    "p > 64 (P_MAX)", Reason.FLOAT_RANGE,
+    "the float64 divergence of unit-normalized pairs loses accuracy as p grows (their entries' rounding, 1.1e-16 "
+    "relative, is magnified p times in the p-th powers): drawn up to p = 1000 (2026-12-07) the deep profile refuted "
+    "the identity at p = 1000, W = [[-1, -1]], V = [[-0.9, -1.1]] (relative slack -3.3e-8), where both sides agree "
+    "to 60 digits in mpmath (6.929070095e-4; float64's D_psi is 6.929071011e-4): an evaluation artefact beyond the "
+    "1e-9 tolerance, not a failure of the identity")
+#: Lemma 13 (l1) in the unit ell_p ball
+P_ABOVE_MAX_BALL = Unchecked(
+    "p > 64 (P_MAX)", Reason.FLOAT_RANGE,
+    "in the unit ball the terms |W_jk|^p, |W_jk - V_jk|^p fall below float64's range (1e-308) once p |log |W_jk|| > "
+    "709, so at large p most pairs are ties of underflowed terms, and exact evaluation refuses their non-dyadic "
+    "exponents: drawn up to p = 1000 (2026-12-07) the quick profile was INCONCLUSIVE (176 cases, 74 escalated to "
+    "mpmath; the undecided case, a near-equal 1 x 3 pair with entries 1.7e-6 at p = 57.4, shows the same underflow "
+    "already inside the drawn range)")
+#: Definition 1, Lemma 26: shapes up to 6 x 6
+LARGE_SHAPES = Unchecked(
+    "matrices with more than 36 entries (larger than 6 x 6)", Reason.NOT_DRAWN,
+    "the identities are sums of entrywise terms, so the shape enters only through the number of entries m; the "
+    "draws cut m at 36 (the 6 x 6 of Lemma 12), and a larger m only lengthens the sums (tolerance relative to them)")
 LEMMA_13_HYPOTHESIS = _shared("lemma-13-hypothesis", "||W||_p <= 1 and ||V||_p <= 1 (the appendix's Sub-case 1.2 "
                                                      "endpoints); L1 is scale invariant")
 POWER_PAIRS = _shared("power-pairs", "x = y + delta with y in {0} u [1e-6, 1e3] (log) u [0, 100], delta in {0} u "
@@ -37,6 +69,11 @@ LOSS = _shared("loss", "logistic ell(u) = log(1 + e^-u), averaged over samples (
 ATT_DATA = _shared("att-data", "n <= 6, T <= 8, d <= 10 drawn like Section 4.1 (unit-norm Gaussian x_it, z_i, v; "
                                "Y = +-1), 8 seeds")
 STEP_P = _shared("step-p", "p in (1.1, 6] (att_cases: the values 1.5-4 of P_STANDARD, 6 and uniform draws)")
+#: lemma-22/i's W(k) = s G, s in [1e-100, 1e100]
+STEP_GEOM_SCALE = Unchecked(
+    "s outside [1e-100, 1e100]", Reason.FLOAT_RANGE,
+    "the terms |W_jk|^(p-1) of grad psi(W(k)) leave float64's range: at p = 4, the largest p drawn, (s |G_jk|)^3 "
+    "overflows 1.8e308 past s ~ 1e102 and falls below 1e-308 (then negligible beside eta grad L) below s ~ 1e-102")
 #: the step claims' W(k) = s G, s <= 30
 STEP_SCALE = Unchecked(
     "||W(k)|| scale s > 30", Reason.FLOAT_RANGE,
@@ -65,7 +102,17 @@ CONE = _shared("cone", "C_{p,mu,R}(W_mm) = {||W||_p >= R, D_psi(bar W_mm, bar W)
                        "(4a)/(6)/(8) could not be matched)")
 ALPHA = _shared("alpha", "alpha_i = argmax_t gamma_it (unique max), hence locally optimal (Definition 3); the only "
                          "alpha drawn (reference_geometry fixes it)")
-CONE_DATA = _shared("cone-data", "Section 4.1 datasets (n = 6, T = 8, d = 10; seeds 0-3), logistic loss, v fixed")
+CONE_DATA = _shared("cone-data", "Section 4.1 datasets (n = 6, T = 8, d = 10; seeds 0-7, CONE_SEEDS), logistic loss, v "
+                                 "fixed")
+#: the datasets the cone, run and geometry-step claims do not draw
+OTHER_SHAPES = Unchecked(
+    "datasets of other shapes than Section 4.1's (n, T, d) = (6, 8, 10), the corners n = 1, T = 2, d = 1 included",
+    Reason.NOT_DRAWN,
+    "every dataset needs its ell_p-AttSVM, and att_svm.solve_min_norm has no certification gate: on synthetic datasets "
+    "(rng 7, 2026-12-07) it failed at (n, T, d) = (1, 2, 1) (KKT residual 4.4e13; LinAlgError at p = 4) and left "
+    "(2, 3, 2) uncertified (residual 4.3e-13 to 2.9e-5 over P_STANDARD, above the 1e-13 the claims rely on); at "
+    "(1, 2, d) bar T_i is empty, so nu_alpha and mu(alpha) are infinite (the cone is not defined as in claims file "
+    "1.7); (3, 5, 4) solved to 1.4e-14")
 CONE_P = _shared("cone-p", "p in {1.1, 1.5, 1.75, 2, 2.5, 3, 4} (P_STANDARD; one ell_p-AttSVM solve per (seed, p), "
                            "cached)")
 CONE_POINT = _shared(
@@ -87,23 +134,26 @@ ALPHA_LOCAL = _shared(
     "alpha-local",
     "sel = 0: alpha_i = argmax_t gamma_it; sel in {1, 2}: a locally optimal alpha (Definition 3) that is not the "
     "argmax, from att_svm.locally_optimal_selections (argmax with one alpha_i moved to its sample's second-largest "
-    "gamma, kept when gamma_{i alpha_i} > gamma_it on T_i of its own ell_p-AttSVM and bar T_i is non-empty): 26 of "
-    "the 28 (seed, p) have one, 24 two; seed 1 at p in {1.5, 1.75, 2} has none of this form and draws the argmax")
+    "gamma, kept when gamma_{i alpha_i} > gamma_it on T_i of its own ell_p-AttSVM and bar T_i is non-empty): 50 of "
+    "the 56 (seed, p) have one, 33 two; seeds 1 and 4 at p in {1.5, 1.75, 2} have none of this form and draw the "
+    "argmax (2026-12-07)")
 #: the cone claims' setting (with p in P_STANDARD; the long runs draw their own p)
 CONE_SETTING = (CONE, ALPHA_LOCAL, CONE_DATA, CONE_P, CONE_POINT)
 #: the runs' setting (alpha = argmax only)
 CONE_SETTING_ARGMAX = (CONE, ALPHA, CONE_DATA, CONE_P, CONE_POINT)
-#: the selections the runs (Lemmas 28-30) do not draw
-ALPHA_ARGMAX_ONLY = Unchecked("alpha locally optimal but not the argmax", Reason.NOT_DRAWN,
-                              "the runs start from sel = 0 (argmax); the cone claims draw sel")
-CONE_UNCHECKED = (
-    Unchecked("alpha locally optimal other than argmax-with-one-swap-to-the-second-largest gamma", Reason.NOT_DRAWN,
-              "locally_optimal_selections searches only the n single swaps to the second-largest gamma_it"),
-    Unchecked("datasets other than Section 4.1's seeds 0-3 (other n, T, d; the corners n = 1, T = 2, d = 1)",
-              Reason.NOT_DRAWN, NO_REASON),
-    Unchecked("directions E other than Gaussian (sparse, one-hot, Hoelder-extremal)", Reason.NOT_DRAWN,
-              "one Gaussian E per seed w, never searched (these have measure zero)"),
-)
+#: the selections the runs (Lemmas 28-30) do not draw: every alpha but the argmax (this covers ALPHA_OTHER)
+ALPHA_ARGMAX_ONLY = Unchecked(
+    "alpha locally optimal but not the argmax (the single swaps the cone claims draw and every other selection)",
+    Reason.NOT_DRAWN, "the runs start from sel = 0 (argmax); the cone claims draw sel")
+#: the selections the cone claims (sel in {0, 1, 2}) do not draw
+ALPHA_OTHER = Unchecked("alpha locally optimal other than argmax-with-one-swap-to-the-second-largest gamma",
+                        Reason.NOT_DRAWN,
+                        "locally_optimal_selections searches only the n single swaps to the second-largest gamma_it")
+DIRECTIONS_OTHER = Unchecked("directions E other than Gaussian (sparse, one-hot, Hoelder-extremal)", Reason.NOT_DRAWN,
+                             "one Gaussian E per seed w, never searched (these have measure zero)")
+CONE_UNCHECKED = (ALPHA_OTHER, OTHER_SHAPES, DIRECTIONS_OTHER)
+#: the runs' alpha, dataset and direction parts (alpha: one part, ALPHA_ARGMAX_ONLY)
+RUN_DATA_UNCHECKED = (ALPHA_ARGMAX_ONLY, OTHER_SHAPES, DIRECTIONS_OTHER)
 CONE_P_OFF = Unchecked(
     "p off P_STANDARD: p in (1, 1.1), p > 4 and p between its values", Reason.NOT_DRAWN,
     "att_svm.solve_min_norm has no certification gate; off the grid its KKT residual exceeds 1e-13 at some p "
@@ -111,8 +161,29 @@ CONE_P_OFF = Unchecked(
 R_MU_PATH = _shared("r-mu-path", "R_mu (R_pi) exists but its formula is unknown: judged at the end of the path R / ||W_mm||_p "
                            "in {1, 10, 100, 1e3, 1e4} (deep: up to 1e5), 'holds from R' reported; float64 softmax "
                            "underflows from R ~ 1e3, mpmath there")
-ETA_SMALL = _shared("eta-small", "'eta small' read as eta in [1e-3, 1] (log scale)")
-ETA_BELOW = Unchecked("eta in (0, 1e-3)", Reason.NOT_DRAWN, NO_REASON)
+#: lemma-27/main (one step): eta down to strategies.ETA_WIDE[0]
+ETA_SMALL_STEP = _shared("eta-small-step", "'eta small' read as eta in [1e-12, 1] (log scale)")
+ETA_BELOW_STEP = Unchecked(
+    "eta in (0, 1e-12)", Reason.FLOAT_RANGE,
+    "drawn down to eta = 1e-300 (2026-12-07) the quick profile was INCONCLUSIVE: at R = 100 ||W_mm||_p, p = 1.1, u = "
+    "0, pi = 1e-4, eta = 1e-300 float64 and mpmath up to 240 digits left the sign open and the exact evaluation was "
+    "too large; down to 1e-12 every case decided (HOLDS)")
+#: the runs (Lemmas 28-30): eta down to test_convergence.ETA_RUN_LO = 1e-4
+ETA_SMALL = _shared("eta-small", "'eta small' read as eta in [1e-4, 1] (log scale)")
+ETA_BELOW = Unchecked(
+    "eta in (0, 1e-4)", Reason.BUDGET,
+    "the runs' slacks shrink with eta ((27) and cone invariance: first order, e.g. the term eta (L_max - L_min) / "
+    "((1+pi) N_0); (29'): second order where pi_s ~ 0) against the float64 margin of a 2000-step run, and below it "
+    "each decision recomputes the run in mpmath (26.3 s per 2000 steps at 60 digits). Measured for lemma-29/eq-29 "
+    "only (2026-12-07): at eta down to 1e-5 its quick profile escalated 2100 step slacks (min relative slack 8.2e-25), "
+    "none at 1e-4; for these claims the cut at 1e-4 follows it and was not measured per claim")
+#: lemma-28/main draws mu = m mu(alpha), m in [test_convergence.MU_LO, 1]
+MU_BELOW = Unchecked(
+    "mu in (0, 0.01 mu(alpha))", Reason.NOT_DRAWN,
+    "Lemma 28's R grows like mu^(-1/p) as mu -> 0 (R^p (mu - mu') = eta (L_max - L_min)/(1+pi)): at mu = 0.01 "
+    "mu(alpha) it is 11.5 to 2.0e11 ||W_mm||_p (seeds 0-7, P_STANDARD, f in {0.01, 0.99}, eta in {1e-4, 1}; "
+    "2026-12-07), and the larger R, the less a run moves bar D (over 2000 steps max_k |bar D_k - bar D_0| = 0 at R = "
+    "2.0e11, 5.4e-7 mu at R = 11.5), so below the cut the check tends to bar D_0 <= mu, true by construction")
 PI_DRAWN = _shared("pi-drawn", "pi drawn in [1e-4, 1] (log scale)")
 
 # ---- runs from the cone (Lemmas 28-30) ------------------------------------------------------------
@@ -126,25 +197,34 @@ RUN_R0 = _shared("run-r0", "R0 / ||W_mm||_p in {1, 3, 10} with K = 60 steps (dee
 PI_EMP = _shared("pi-emp", "pi_s = max(0, pi_emp(W(s))) with pi_emp = <grad L, bar W> / <grad L, bar W_mm> - 1 (the "
                            "smallest pi for which Lemma 21's conclusion holds at W(s), as in the claims file's check of "
                            "Lemma 27)")
+RUN_HORIZON = Unchecked("k > K (the statement's 'every k')", Reason.BEYOND_PATH,
+                        "cut at the path's horizon K = 60 steps (quick) and K = 2000 (deep)")
 RUN_SETTING = CONE_SETTING_ARGMAX + (RUN, ETA_SMALL, RUN_R0, PI_EMP)
-RUN_UNCHECKED = CONE_UNCHECKED + (ALPHA_ARGMAX_ONLY,
-
-    CONE_P_OFF, ETA_BELOW,
-    Unchecked("k > K (the statement's 'every k')", Reason.BEYOND_PATH,
-              "cut at the path's horizon K = 60 steps (quick) and K = 2000 (deep)"))
+RUN_UNCHECKED = RUN_DATA_UNCHECKED + (CONE_P_OFF, ETA_BELOW, RUN_HORIZON)
+#: lemma-29/eq-29 keeps eta in [1e-3, 1] (its escalations grow as eta falls)
+ETA_SMALL_EQ29 = _shared("eta-small-eq29", "'eta small' read as eta in [1e-3, 1] (log scale)")
+ETA_BELOW_EQ29 = Unchecked(
+    "eta in (0, 1e-3)", Reason.BUDGET,
+    "(29') is second order in the step where pi_s ~ 0 and its deep cost is its mpmath escalations (128000 of 2064000 "
+    "step slacks, 318.7 s, in the committed report), which grow as eta falls: quick (K = 60; 2026-12-07) escalated "
+    "2100 step slacks at eta down to 1e-5 (min relative slack 8.2e-25; 26.3 s per 2000-step mpmath run at 60 digits) "
+    "and none down to 1e-4; the deep cost below 1e-3 could not be measured (the deep run did not finish within 400 s "
+    "on 2 loaded cores with either range, after 3 of its 4 path points, no case failing)")
+RUN_SETTING_EQ29 = CONE_SETTING_ARGMAX + (RUN, ETA_SMALL_EQ29, RUN_R0, PI_EMP)
+RUN_UNCHECKED_EQ29 = RUN_DATA_UNCHECKED + (CONE_P_OFF, ETA_BELOW_EQ29, RUN_HORIZON)
 
 LONG_RUN = _shared(
     "long-run",
-    "W(0) the cone point at R0 = ||W_mm||_p, u = 0.5, w = 0, eta = 1 (un-normalized), p in {1.75, 2, 3} (the "
-    "experiments' exponents), datasets seeds 0-3; K along the path: quick 2000-8000 steps, deep 1000-64000; one case "
-    "per p: the ratio is the largest over the four datasets (the worst run's constant)")
+    "W(0) the cone point at R0 = ||W_mm||_p, u = 0.5, w = 0, eta = 1 (un-normalized), p in P_STANDARD (the "
+    "cone claims' exponents), datasets seeds 0-7; K along the path: quick 2000-8000 steps, deep 1000-64000; one case "
+    "per p: the ratio is the largest over the eight datasets (the worst run's constant)")
 LONG_TRANSIENT = _shared(
     "long-run-transient",
     "from R0 = ||W_mm||_p bar D first rises (outside Lemma 28's cone); the largest ratio of lemma-29/rate peaks at K ~ "
     "2000-4000 steps and then falls, so its quick path starts at K = 2000 (docs/papers/julistiono2024.md)")
 LONG_SETTING = (CONE, ALPHA, CONE_DATA, CONE_POINT, LONG_RUN, LONG_TRANSIENT)
-LONG_UNCHECKED = CONE_UNCHECKED + (ALPHA_ARGMAX_ONLY,
-    Unchecked("p in (1, 1.75), p > 3 and p between 1.75, 2, 3", Reason.NOT_DRAWN, NO_REASON),
+LONG_UNCHECKED = RUN_DATA_UNCHECKED + (
+    CONE_P_OFF,
     Unchecked("eta != 1, in particular every eta < 1 that 'eta small' admits", Reason.NOT_DRAWN,
               "one run per (seed, p), at eta = 1"),
     Unchecked("starts other than u = 0.5, w = 0", Reason.NOT_DRAWN, "one run per (seed, p)"),

@@ -550,3 +550,13 @@ def test_locally_optimal_selections_match_an_independent_check_of_definition_3()
             assert svm.reference_geometry(seed, p, 1).alpha.tolist() == top.tolist()
     assert svm.locally_optimal_selections(section_4_1(0), 1.5)  # the drawn case exists where the claims use it
     assert not svm.locally_optimal_selections(section_4_1(1), 2.0)
+
+
+def test_stated_run_scales_mu_and_starts_inside_the_thin_cone():
+    """Lemma 28's constants for mu = m mu(alpha): mu scales with m, R grows as m falls, W(0) sits at D = u f mu."""
+    g = svm.reference_geometry(0, 2.0)
+    full, part = conv.StatedRun(3, 0, 2.0, 0.5, 0.7, 1, 1e-3), conv.StatedRun(3, 0, 2.0, 0.5, 0.7, 1, 1e-3, m=0.1)
+    assert full.mu == g.mu_alpha() and np.isclose(part.mu, 0.1 * g.mu_alpha(), rtol=1e-15)
+    assert part.R > full.R
+    D0 = float(md.directional_bregman(g.W_mm, part.case.W, 2.0))
+    assert D0 <= 0.7 * 0.5 * part.mu * (1 + 1e-9) and D0 >= 0.5 * 0.7 * 0.5 * part.mu

@@ -11,10 +11,10 @@ import numpy as np
 from attncheck.numeric.arbfloat import ArbRun, to_mp
 from attncheck.numeric.precision import Slack
 from attncheck.papers.julistiono2024.models import mirror_descent as md
-from attncheck.papers.julistiono2024.strategies.mirror_descent import ConeCase
+from attncheck.papers.julistiono2024.strategies.mirror_descent import CONE_SEEDS, ConeCase
 
 #: the datasets of the long runs (Lemma 29's rate, Lemma 30's growth)
-SEEDS = (0, 1, 2, 3)
+SEEDS = CONE_SEEDS
 
 _RUNS: dict = {}
 _EXACT: dict = {}
@@ -87,13 +87,13 @@ def pi_running(tr):
     return np.maximum.accumulate(np.maximum(tr.pi, 0.0))[:-1]
 
 
-def _stated(seed, p, f, eta):
-    """Lemma 28's constants: mu = mu(alpha), pi/(1+pi) = mu, mu' = f mu, R^p (mu - mu') = eta (L_max - L_min)/(1+pi);
-    returns (mu, R / ||W_mm||_p)."""
+def _stated(seed, p, f, eta, m=1.0):
+    """Lemma 28's constants: mu = m mu(alpha) (m in (0, 1]), pi/(1+pi) = mu, mu' = f mu, R^p (mu - mu') = eta (L_max -
+    L_min)/(1+pi); returns (mu, R / ||W_mm||_p)."""
     from attncheck.papers.julistiono2024.models.att_svm import reference_geometry
 
     g = reference_geometry(seed, p)
-    mu = g.mu_alpha()
+    mu = m * g.mu_alpha()
     pi = mu / (1 - mu)
     lo, hi = md.loss_bounds(g.data)
     R = (eta * (hi - lo) / ((1 + pi) * (mu - f * mu))) ** (1 / p)
@@ -101,17 +101,18 @@ def _stated(seed, p, f, eta):
 
 
 class StatedRun(Run):
-    """A run from the thin cone C_{p, mu', R} with Lemma 28's constants (W(0) at D = u mu', ||W(0)||_p = R)."""
+    """A run from the thin cone C_{p, mu', R} with Lemma 28's constants for mu = m mu(alpha) (W(0) at D = u mu',
+    ||W(0)||_p = R)."""
 
-    def __init__(self, K, seed, p, f, u, w, eta):
-        self.mu, R = _stated(seed, p, f, eta)
-        self.f = f
-        super().__init__((R, K), seed, p, u * f, w, eta)
-        self.u = u  # the drawn u (the point sits at D = u mu', i.e. u f of mu(alpha))
+    def __init__(self, K, seed, p, f, u, w, eta, m=1.0):
+        self.mu, R = _stated(seed, p, f, eta, m)
+        self.f, self.m = f, m
+        super().__init__((R, K), seed, p, u * f * m, w, eta)
+        self.u = u  # the drawn u (the point sits at D = u mu', i.e. u f m of mu(alpha))
 
     def __repr__(self):
         return (f"StatedRun(K={self.K}, seed={self.seed}, p={self.p}, f={self.f!r}, u={self.u!r}, w={self.w}, "
-                f"eta={self.eta!r})")
+                f"eta={self.eta!r}, m={self.m!r})")
 
 
 def eq29_steps(tr, eta):
@@ -170,7 +171,7 @@ def _state(case, theta, p):
 
 
 class LongRuns:
-    """The four runs (datasets SEEDS) at exponent p after K steps (repr: the parameters)."""
+    """The runs (one per dataset of SEEDS) at exponent p after K steps (repr: the parameters)."""
 
     def __init__(self, K, p):
         self.K, self.p = K, p

@@ -17,8 +17,13 @@ from attncheck.core.domains import in_interval
 
 #: exponents of the experiments and the claims file's hints
 P_STANDARD = (1.1, 1.5, 1.75, 2.0, 2.5, 3.0, 4.0)
-#: largest exponent drawn ("large p")
+#: largest exponent drawn ("large p") where the claim's terms may overflow or the series of power_differences is sized
 P_MAX = 64.0
+#: largest exponent of Lemma 12 (entries normalized to max |W_jk| = 1): float64's range
+P_FLOAT = 1e300
+#: the Section 4.1 datasets (n = 6, T = 8, d = 10) of the cone and run claims: their ell_p-AttSVM solves (argmax and
+#: the selections of att_svm.locally_optimal_selections, p in P_STANDARD) have KKT residual <= 8.9e-14 (2026-12-07)
+CONE_SEEDS = tuple(range(8))
 #: the step sizes drawn besides the typical ones: up to float64 overflow; below 1e-12 slacks of high order in eta exceed 240 digits
 ETA_WIDE = (1e-12, 1e300)
 
@@ -31,6 +36,12 @@ def exponents(lo: float, hi: float, *, open_lo: bool = False, open_hi: bool = Fa
     if inside or near_one:
         parts.insert(0, st.sampled_from(inside + near_one))
     return st.one_of(*parts)
+
+
+def wide_exponents(lo: float, hi: float):
+    """p in [lo, hi] with hi > P_MAX: exponents(lo, P_MAX) half the time, else log-uniform in [P_MAX, hi]."""
+    large = st.floats(float(np.log10(P_MAX)), float(np.log10(hi))).map(lambda e: float(min(10.0 ** e, hi)))
+    return st.one_of(exponents(lo, P_MAX), large, st.just(hi))
 
 
 def _entries(size: int):
