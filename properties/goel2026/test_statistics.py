@@ -95,7 +95,7 @@ def _init_distance(case, R):
             Unchecked("sigma_1(X) < 0.1 (the other goel2026 problem boxes go down to 0.01)", Reason.BEYOND_PATH,
                       "while the noise sigma (kd/n)^{1/2} exceeds sigma_d(X), theta_0 factors a perturbation of size "
                       "eps at size eps^{1/2} and sqrt(n) dist rises like n^{1/4}: up to n ~ kd sigma^2/sigma_d(X)^2, "
-                      "6e7 at sigma_1(X) = 0.01, spread 0.05, kd = 15, past the quick path's tail"),
+                      "6e7 at sigma_1(X) = 0.01, spread 0.05, kd = 15, inside the quick path's tail (10^6-10^8)"),
             Unchecked("sigma_1(X) > 10", Reason.NOT_DRAWN, WIDENED), NOISE_SCALING,
             Unchecked("d >= 5", Reason.BUDGET, "the deep run took 164.7 s with d <= 6 and 89.8 s with d <= 4; main's "
                       "d <= 3 box 73.6 s at the same load (4000 spectral initialisations a case; docs/papers/goel2026.md)")) + BOX,
