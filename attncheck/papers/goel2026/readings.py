@@ -13,10 +13,12 @@ RESTATED = Shared(
 PROBLEMS = Shared(
     "goel2026/problems",
     "A problem (Sigma, M, sigma) satisfying A1-A2 (strategies.softmax_regression.make_problem): Sigma with "
-    "condition number cond(Sigma) in [1, 10] and eigenvalues log-spaced, in a random basis; X = M Sigma^{1/2} "
-    "with sigma_1(X) in the claim's box and sigma_d(X)/sigma_1(X) in [0.05, 1] (1: all singular values equal), "
-    "random singular bases; k = d + {0, 1, 2}; noise level sigma in [0, 1] unless the claim says otherwise. "
-    "Directions set by the seed are not moved by the optimizer, which moves only the real parameters.")
+    "eigenvalues log-spaced, in a random basis; X = M Sigma^{1/2} with random singular bases and singular values "
+    "log-spaced from sigma_d(X) to sigma_1(X). The defaults (strategies.softmax_regression.problem_params): "
+    "cond(Sigma) in [1, 10], sigma_1(X) in [0.01, 10], sigma_d(X)/sigma_1(X) in [0.05, 1] (1: all singular values "
+    "equal), k = d + {0, 1, 2}, d <= 4, noise level sigma in [0, 1]; a claim's own box (its notes' 'inputs' and "
+    "its unchecked parts) states where it differs (e.g. cond(Sigma) up to 1e4, d up to 6, sigma_1(X) from 1e-3 "
+    "to 1e3). Directions set by the seed are not moved by the optimizer, which moves only the real parameters.")
 
 CONSTANTS = Shared(
     "goel2026/constants",
@@ -46,8 +48,9 @@ RATE = Shared(
 
 O_P = Shared(
     "goel2026/o-p",
-    "'O_p(n^-a)' (bounded in probability, a statement for every delta): the implied constant is the 0.9-quantile "
-    "(delta = 0.1) of n^a times the quantity over i.i.d. datasets, which must not grow significantly along n.")
+    "'O_p(n^-a)' (bounded in probability, a statement for every delta): the implied constant is the "
+    "(1 - delta)-quantile of n^a times the quantity over i.i.d. datasets, delta drawn in [0.01, 0.1] as a case "
+    "parameter (a larger delta is implied: its quantile is smaller), which must not grow significantly along n.")
 
 SQUARES = Shared(
     "goel2026/squared-rates",
@@ -72,6 +75,7 @@ A3 = Shared(
     "with ||C||_op < 1/2 (drawn: ||C||_op <= 0.2): the two readings differ.")
 
 
-def not_drawn(*parts: str, why: str = "not drawn (no reason recorded)") -> tuple[Unchecked, ...]:
-    """One ``Unchecked(part, NOT_DRAWN, why)`` per part, all with the same why."""
+def not_drawn(*parts: str, why: str) -> tuple[Unchecked, ...]:
+    """One ``Unchecked(part, NOT_DRAWN, why)`` per part, all with the same why (required: a part left out says
+    why)."""
     return tuple(Unchecked(p, Reason.NOT_DRAWN, why) for p in parts)

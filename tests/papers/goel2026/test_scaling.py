@@ -30,3 +30,19 @@ def test_the_relative_slack_does_not_depend_on_sigma_1(cid):
     assert np.min(rel[1]) > 0
     np.testing.assert_allclose(rel[0], rel[1], rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(rel[2], rel[1], rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("cid", ["lemma-3/main", "lemma-3/rate"])
+def test_lemma_3_is_covariant_under_x_and_noise_scaling(cid):
+    """(X, sigma) -> (tX, t sigma) maps (Sigma_hat, M_hat) to (Sigma_hat, t M_hat) draw by draw: Lemma 3's slack is
+    unchanged and sqrt(n) dist scales by t^{1/2}, which is why 'noise sigma > 1' adds no new case there."""
+    claim, n, t = REGISTRY.get(f"goel2026/{cid}"), 10**5, 4.0
+    base = dict(d=3, extra=1, cond=3.0, spread=0.4, seed=11, delta=0.05)
+    out = []
+    for x_scale, sigma in ((0.5, 0.25), (0.5 * t, 0.25 * t)):
+        case = claim.space(n).case(dict(base, x_scale=x_scale, sigma=sigma))
+        s = claim.evaluate(case, claim.sample(case, np.random.default_rng(5), 64), F64)
+        out.append(np.asarray(s.value, float) if cid == "lemma-3/main" else np.asarray(s, float))
+    expected = out[0] if cid == "lemma-3/main" else np.sqrt(t) * out[0]
+    assert np.ptp(out[0]) > 0
+    np.testing.assert_allclose(out[1], expected, rtol=1e-7, atol=1e-12 * np.abs(expected).max())
