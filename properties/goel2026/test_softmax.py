@@ -45,9 +45,7 @@ QUERY_RATE_UNCHECKED = (Unchecked(
     "with the self-term, p_ii stays near 1 until n ~ e^{s - q/2}, and the implied constants rise until then, so "
     "the path would not reach the asymptotic regime"),) + not_drawn(
     "d >= 4", "cond(Sigma) > 10",
-    why="query_space's box (d <= 3, cond(Sigma) <= 10), not widened with the integrated rates' (d <= 6, cond(Sigma) "
-        "<= 1e4) on 2026-12-07: that widening left lemma-18/rate INCONCLUSIVE (docs/papers/goel2026.md), and these "
-        "claims were not re-run with it")
+    why="query_space's box, not widened with the integrated rates' on 2026-12-07 (docs/papers/goel2026.md)")
 LEMMA7_AB = (
     Unchecked("b < 0 (the statement admits any real a, b)", Reason.NOT_DRAWN,
               "the construction cannot set s: lambda_max(2Q) need not reach 1 - gap as s grows (a = 0, b < 0 gives "

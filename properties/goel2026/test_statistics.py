@@ -48,9 +48,8 @@ QUANTILES = (
     Unchecked("quantiles above 0.99 (delta < 0.01)", Reason.NOT_DRAWN, WIDENED_DELTA),
 )
 NOISE_SCALING = Unchecked(
-    "noise sigma > 1", Reason.NOT_DRAWN, "equivalent by scaling: (X, sigma) -> (tX, t sigma) maps M_hat to t M_hat "
-    "and Sigma_hat to itself, so dist_Sigma(theta_0, M) and r scale by t^{1/2} (tests/papers/goel2026/test_scaling.py): "
-    "such a case is the drawn one with sigma = 1 and sigma_1(X)/sigma, or one of 'sigma_1(X) < 0.1'")
+    "noise sigma > 1", Reason.NOT_DRAWN, "equivalent by scaling: (X, sigma) -> (tX, t sigma) scales dist_Sigma(theta_0, M) "
+    "and r by t^{1/2}, a drawn case or one of 'sigma_1(X) < 0.1' (docs/papers/goel2026.md)")
 
 
 # ---- Lemma 3 -------------------------------------------------------------------------------------
@@ -93,9 +92,8 @@ def _init_distance(case, R):
         shared=(RESTATED, PROBLEMS, O_P),
         unchecked=QUANTILES + (
             Unchecked("sigma_1(X) < 0.1 (the other goel2026 problem boxes go down to 0.01)", Reason.BEYOND_PATH,
-                      "while the noise sigma (kd/n)^{1/2} exceeds sigma_d(X), theta_0 factors a perturbation of size "
-                      "eps at size eps^{1/2} and sqrt(n) dist rises like n^{1/4}: up to n ~ kd sigma^2/sigma_d(X)^2, "
-                      "6e7 at sigma_1(X) = 0.01, spread 0.05, kd = 15, inside the quick path's tail (10^6-10^8)"),
+                      "while the noise sigma (kd/n)^{1/2} exceeds sigma_d(X), sqrt(n) dist rises like n^{1/4}, up to "
+                      "n inside the quick path's tail (docs/papers/goel2026.md)"),
             Unchecked("sigma_1(X) > 10", Reason.NOT_DRAWN, WIDENED), NOISE_SCALING,
             Unchecked("d >= 5", Reason.BUDGET, "the deep run took 164.7 s with d <= 6 and 89.8 s with d <= 4; main's "
                       "d <= 3 box 73.6 s at the same load (4000 spectral initialisations a case; docs/papers/goel2026.md)")) + BOX,
@@ -142,10 +140,8 @@ def _lemma3_outcomes(case, R, xp):
         notes={
             "delta": "delta in [0.01, 0.1] (log scale; probability 1 - delta); 'n >= N(delta)' judged at the end of "
                      "the path (eventually)",
-            "inputs": BOX_TEXT + "; n up to 10^10 (deep 10^11): N(delta) scales like 1/eps_0^2 ~ (sigma_1/sigma_d)^2 "
-                      "10^4 for E2, and for E1 also like 350 kd sigma^2/(sigma_1^2 spread^3) through the noise (bound-"
-                      "based, from Lemma 5's T_3; docs/papers/goel2026.md), which grows as sigma_1(X) falls at fixed "
-                      "noise sigma",
+            "inputs": BOX_TEXT + "; n up to 10^10 (deep 10^11): N(delta) grows with (sigma_1/sigma_d)^2 for E2 and, through "
+                      "the noise, as sigma_1(X) falls (docs/papers/goel2026.md)",
             "check": "exact sequential Clopper-Pearson test on i.i.d. datasets (E1 and E2 both hold)",
         }),
 )
@@ -335,9 +331,8 @@ _a3_tube_n = _tube_space((1e-4, 0.125), d_max=6)
 _a3_tube_n_d3 = _tube_space((1e-4, 0.125))
 A3_D4 = ("d >= 4", Reason.BUDGET)
 A3_UNCHECKED_D3 = tuple(u for u in A3_UNCHECKED if u is not D7) + (
-    Unchecked(*A3_D4, "exact rows over 2000 queries a case: with d <= 6 the deep runs of theorem-3/norm-rate and "
-              "theorem-4/norm-rate took 141.9 s and 127.9 s against 103.7 s and 70.6 s with d <= 3 at the "
-              "same load (docs/papers/goel2026.md)"),)
+    Unchecked(*A3_D4, "exact rows over 2000 queries a case: the deep runs took 1.4-1.8 times as long with d <= 6 as with d <= 3 "
+              "(docs/papers/goel2026.md)"),)
 
 
 def _row_seed(case, rng, size):
@@ -360,11 +355,9 @@ THM4_PATH_READING = ("n = 16, 64, 256 (quick, 3 points; deep 16 ... 1024, 7 poin
                      "from growth; three points leave the fit one degree of freedom): a quick INCONCLUSIVE means "
                      "'extend the path' (deep)")
 ROW_DRAWS = 2000
-STEIN_ROWS = ("per draw (a query row x ~ N(0, Sigma) and its n - 1 other keys' scores) the Stein form of the row's "
-              "bias (models.finite_n_bias: mu_i - m_i and C_i - Sigma replaced in their linear terms by the Stein forms "
-              "of Lemmas 11 and 20, the rest by their means given the scores, the noise term of mean 0 dropped): the "
-              "mean is the bias exactly and every term is O(1/n) per draw (the plain row differences spread "
-              f"O(n^{{-1/2}})); {ROW_DRAWS} draws per case")
+STEIN_ROWS = ("per draw (a query row and its n - 1 other keys' scores) the Stein form of the row's bias "
+              "(models.finite_n_bias; docs/papers/goel2026.md): the mean is the bias exactly and every term is "
+              f"O(1/n) per draw; {ROW_DRAWS} draws per case")
 
 
 @claim(
@@ -627,17 +620,15 @@ GAP_PATH_READING = ("n from 16 to 1024 (quick 4 points, deep 7): below n ~ 256 t
                               "(RECONSTRUCTED eq. (1))"),
         shared=(RESTATED, PROBLEMS, TUBE, SELF_TERM, A3, RATE),
         unchecked=tuple(u for u in A3_UNCHECKED if u is not D7) + (
-            Unchecked(*A3_D4, "with d <= 6 the deep run took 147.4 s (the path extended to n = "
-                      "16384) against 22.4 s with d <= 3 at the same load (docs/papers/goel2026.md)"),)
+            Unchecked(*A3_D4, "with d <= 6 the deep run took about 6.6 times as long as with d <= 3 "
+                      "(docs/papers/goel2026.md)"),)
         + not_drawn("theta far from the manifold (large ||B||)", why="heavy softmax tails"),
         notes={
             "inputs": A3_BOX.replace("d <= 6", "d <= 3") + "; " + TUBE_R,
             "A3": "the gap's O(1/n) term needs the same integrals as theorem-4/main: n E_{-i} p_ii -> e^{s - q/2}, "
                   "n^2 E_{-i} p_ij^2 -> e^q",
             "estimate": "per draw (Err x)^T A g + ||A (mu - m)||^2 / 2 given the keys' scores (models.finite_n_bias."
-                        "loss_gap_draws: one row's loss minus its population counterpart, mu - m -> its Stein "
-                        "form g in the linear term, the noise term of mean 0 dropped): mean = the gap exactly, O(1/n) "
-                        "per draw; "
+                        "loss_gap_draws; docs/papers/goel2026.md): mean = the gap exactly, O(1/n) per draw; "
                         f"{ROW_DRAWS} draws; |mean| (the gap's sign is not claimed), with its batch-means standard error (rate form)",
             "O(.)": "n^1 times the estimate",
             "path": GAP_PATH_READING,

@@ -180,21 +180,17 @@ R27_PATH = {"quick": [1.0, 3.0, 10.0, 30.0, 100.0], "deep": [1.0, 2.0, 3.0, 5.0,
         provenance=Provenance("DERIVED", "Sun et al. Eq. 12 analogue; R_pi of Lemma 21 unknown"),
         unchecked=CONE_UNCHECKED + (
             Unchecked("pi in (0, 1e-4)", Reason.BEYOND_PATH,
-                      "Lemma 21's R_pi, which (25) needs, grows as pi falls and its formula is unknown: it may lie past "
-                      "the path's end R = 100 ||W_mm||_p, beyond which one step is below 240-digit resolution (the "
-                      "R > 100 part)"),
+                      "Lemma 21's R_pi, which (25) needs, grows as pi falls and is unknown: it may lie past the "
+                      "path's end R = 100 ||W_mm||_p (the R > 100 part)"),
             Unchecked("pi > 1", Reason.NOT_DRAWN, "the right side falls with pi only where its bracket is positive, so "
                                                   "pi > 1 is not implied by the drawn pi as in lemma-21/main"),
             rd.ETA_BELOW_STEP,
             Unchecked("R > 100 ||W_mm||_p", Reason.FLOAT_RANGE, "one step changes ||W||_p^(p-1) and L by less than "
                                                                 "e^-300 relative (beyond 240-digit arithmetic)")),
         shared=CONE_SHARED + (rd.PI_DRAWN, rd.ETA_SMALL_STEP),
-        notes={"W(k)": "the cone point W; W(k+1) its un-normalized ell_p-AttGD step in the evaluating precision "
-                       "(float64, or mpmath at the escalation's dps)",
-               "R": "R_pi exists but its formula is unknown: judged at the end of the path R / ||W_mm||_p in "
-                    "{1, 3, 10, 30, 100} (eventually)",
-               "evaluation": "left side -eta <grad L(W(k)), W_mm> / ||W_mm||_p (update rule), ||W||_p^(p-1) = "
-                             "||grad psi(W)||_q; increments formed without cancellation "
+        notes={"W(k)": "the cone point W; W(k+1) its un-normalized ell_p-AttGD step in the evaluating precision",
+               "R": "R_pi unknown: judged at the path's end, R / ||W_mm||_p in {1, 3, 10, 30, 100} (eventually)",
+               "evaluation": "left side from the update rule; increments formed without cancellation "
                              "(docs/papers/julistiono2024.md)"}),
 )
 def lemma_27(case, xp):

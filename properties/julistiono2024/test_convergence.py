@@ -116,18 +116,17 @@ def lemma_28_eq27(run, xp):
             rd.MU_BELOW,
             rd.ETA_BELOW,
             Unchecked("k > K (the statement's 'every k >= 1')", Reason.BEYOND_PATH,
-                      "cut at K = 60 (quick), 150 and 2000 (deep)"),
+                      "K = 60 (quick), 150 and 2000 (deep)"),
             Unchecked("the cone's other half, ||W(k)||_p >= R", Reason.FLOAT_RANGE,
-                      "at this R one step changes ||W||_p by less than its rounding (lemma-30/monotone)")),
+                      "at this R one step moves ||W||_p less than its rounding (lemma-30/monotone)")),
         shared=rd.CONE_SETTING_ARGMAX + (rd.ETA_SMALL,),
         notes={"constants": "mu = m mu(alpha) = pi/(1+pi), m in [0.01, 1] (log); mu' = f mu, f in [0.01, 0.99]; "
-                            "R as stated; R_pi "
-                            "(unknown) not enforced (docs/papers/julistiono2024.md)",
+                            "R as stated; R_pi (unknown) not enforced",
                "run": "W(0) = R normalize(bar W_mm + r E) at D_psi = u mu', u in [0, 1]; K un-normalized float64 "
                       "steps",
                "check": "bar D_k <= mu, k = 1..K",
-               "caveat": "mostly reduces to bar D_0 <= mu (true by construction); edge dynamics: "
-                         "lemma-28/eq-27 (docs/papers/julistiono2024.md)"}),
+               "caveat": "mostly reduces to bar D_0 <= mu; edge dynamics: lemma-28/eq-27 "
+                         "(docs/papers/julistiono2024.md)"}),
 )
 def lemma_28(run, xp):
     def form(tr, xp):

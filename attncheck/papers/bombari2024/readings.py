@@ -146,9 +146,9 @@ ACTS_HE = Unchecked("activations other than relu, gelu, softplus that 'Lipschitz
                     Reason.NOT_DRAWN, ACTS_WHY.format(he=", beta of (4.3) not solved"))
 K_OMEGA = Unchecked("k = omega(D) (k / D growing), admitted by k = Omega(D)", Reason.NOT_DRAWN,
                     "rho in {1/8, 1/4, 1, 2}: k / D <= 2 at every path point")
-K_SMALL = Unchecked("k / D < 1/8 (k = Omega(D) admits every fixed rho > 0: rho = 1/16, 1/32, ...)", Reason.NOT_DRAWN,
-                    "each fixed rho is a sequence of its own, whose implied constant may depend on rho, so no finite "
-                    "set of rho covers the part; the smallest drawn, 1/8, gives k = ceil(D / 8) >= 8 (every D >= 64)")
+K_SMALL = Unchecked("k / D < 1/8 (k = Omega(D) admits every fixed rho > 0)", Reason.NOT_DRAWN,
+                    "every fixed rho is its own sequence, whose constant may depend on rho: no finite set covers it "
+                    "(docs/papers/bombari2024.md)")
 
 # ---- helpers ----------------------------------------------------------------------------------
 

@@ -72,8 +72,7 @@ STEP_P = _shared("step-p", "p in (1.1, 6] (att_cases: the values 1.5-4 of P_STAN
 #: lemma-22/i's W(k) = s G, s in [1e-100, 1e100]
 STEP_GEOM_SCALE = Unchecked(
     "s outside [1e-100, 1e100]", Reason.FLOAT_RANGE,
-    "the terms |W_jk|^(p-1) of grad psi(W(k)) leave float64's range: at p = 4, the largest p drawn, (s |G_jk|)^3 "
-    "overflows 1.8e308 past s ~ 1e102 and falls below 1e-308 (then negligible beside eta grad L) below s ~ 1e-102")
+    "the terms |W_jk|^(p-1) of grad psi(W(k)) leave float64's range beyond it (docs/papers/julistiono2024.md)")
 #: the step claims' W(k) = s G, s <= 30
 STEP_SCALE = Unchecked(
     "||W(k)|| scale s > 30", Reason.FLOAT_RANGE,
@@ -85,9 +84,8 @@ STEP_P_HIGH = Unchecked("p > 6", Reason.NOT_DRAWN, "the range is closed at 6, th
                                                    "(1, 6]")
 STEP_ETA = (
     Unchecked("eta in (0, 1e-12)", Reason.FLOAT_RANGE,
-              "the slacks vanish to high order in eta: with eta drawn down to 1e-300 (2026-12-07) lemma-4/part-iii "
-              "and lemma-22/ii were undecided at 240 digits (relative slacks -6.5e-242, -1.1e-241 at eta ~ 1e-300) "
-              "and lemma-22/ii again at eta = 1e-30 (W = 7.1e-4, 1 x 1); down to 1e-12 all nine step claims decide"),
+              "the slacks vanish to high order in eta: below 1e-12 some were undecided at 240 digits; down to 1e-12 "
+              "all nine step claims decide (docs/papers/julistiono2024.md)"),
     Unchecked("eta > 1e300", Reason.FLOAT_RANGE, "eta is a float64, which overflows at 1.8e308"),
 )
 IDENTITY_TOLERANCE = _shared("identity-tolerance", "1e-9 of the rounding scale: the magnitudes of the terms of each "
@@ -108,11 +106,7 @@ CONE_DATA = _shared("cone-data", "Section 4.1 datasets (n = 6, T = 8, d = 10; se
 OTHER_SHAPES = Unchecked(
     "datasets of other shapes than Section 4.1's (n, T, d) = (6, 8, 10), the corners n = 1, T = 2, d = 1 included",
     Reason.NOT_DRAWN,
-    "every dataset needs its ell_p-AttSVM, and att_svm.solve_min_norm has no certification gate: on synthetic datasets "
-    "(rng 7, 2026-12-07) it failed at (n, T, d) = (1, 2, 1) (KKT residual 4.4e13; LinAlgError at p = 4) and left "
-    "(2, 3, 2) uncertified (residual 4.3e-13 to 2.9e-5 over P_STANDARD, above the 1e-13 the claims rely on); at "
-    "(1, 2, d) bar T_i is empty, so nu_alpha and mu(alpha) are infinite (the cone is not defined as in claims file "
-    "1.7); (3, 5, 4) solved to 1.4e-14")
+    "the ell_p-AttSVM solve fails or is uncertified on some (docs/papers/julistiono2024.md)")
 CONE_P = _shared("cone-p", "p in {1.1, 1.5, 1.75, 2, 2.5, 3, 4} (P_STANDARD; one ell_p-AttSVM solve per (seed, p), "
                            "cached)")
 CONE_POINT = _shared(
@@ -144,20 +138,19 @@ CONE_SETTING_ARGMAX = (CONE, ALPHA, CONE_DATA, CONE_P, CONE_POINT)
 #: the selections the runs (Lemmas 28-30) do not draw: every alpha but the argmax (this covers ALPHA_OTHER)
 ALPHA_ARGMAX_ONLY = Unchecked(
     "alpha locally optimal but not the argmax (the single swaps the cone claims draw and every other selection)",
-    Reason.NOT_DRAWN, "the runs start from sel = 0 (argmax); the cone claims draw sel")
+    Reason.NOT_DRAWN, "the runs start from sel = 0 (argmax)")
 #: the selections the cone claims (sel in {0, 1, 2}) do not draw
 ALPHA_OTHER = Unchecked("alpha locally optimal other than argmax-with-one-swap-to-the-second-largest gamma",
                         Reason.NOT_DRAWN,
-                        "locally_optimal_selections searches only the n single swaps to the second-largest gamma_it")
+                        "only the n single swaps to the second-largest gamma_it are searched")
 DIRECTIONS_OTHER = Unchecked("directions E other than Gaussian (sparse, one-hot, Hoelder-extremal)", Reason.NOT_DRAWN,
-                             "one Gaussian E per seed w, never searched (these have measure zero)")
+                             "one Gaussian E per seed w, never searched (measure zero)")
 CONE_UNCHECKED = (ALPHA_OTHER, OTHER_SHAPES, DIRECTIONS_OTHER)
 #: the runs' alpha, dataset and direction parts (alpha: one part, ALPHA_ARGMAX_ONLY)
 RUN_DATA_UNCHECKED = (ALPHA_ARGMAX_ONLY, OTHER_SHAPES, DIRECTIONS_OTHER)
 CONE_P_OFF = Unchecked(
     "p off P_STANDARD: p in (1, 1.1), p > 4 and p between its values", Reason.NOT_DRAWN,
-    "att_svm.solve_min_norm has no certification gate; off the grid its KKT residual exceeds 1e-13 at some p "
-    "(docs/papers/julistiono2024.md)")
+    "off the grid the ell_p-AttSVM solve is uncertified at some p (docs/papers/julistiono2024.md)")
 R_MU_PATH = _shared("r-mu-path", "R_mu (R_pi) exists but its formula is unknown: judged at the end of the path R / ||W_mm||_p "
                            "in {1, 10, 100, 1e3, 1e4} (deep: up to 1e5), 'holds from R' reported; float64 softmax "
                            "underflows from R ~ 1e3, mpmath there")
@@ -165,25 +158,18 @@ R_MU_PATH = _shared("r-mu-path", "R_mu (R_pi) exists but its formula is unknown:
 ETA_SMALL_STEP = _shared("eta-small-step", "'eta small' read as eta in [1e-12, 1] (log scale)")
 ETA_BELOW_STEP = Unchecked(
     "eta in (0, 1e-12)", Reason.FLOAT_RANGE,
-    "drawn down to eta = 1e-300 (2026-12-07) the quick profile was INCONCLUSIVE: at R = 100 ||W_mm||_p, p = 1.1, u = "
-    "0, pi = 1e-4, eta = 1e-300 float64 and mpmath up to 240 digits left the sign open and the exact evaluation was "
-    "too large; down to 1e-12 every case decided (HOLDS)")
+    "below 1e-12 a case was undecided at 240 digits (docs/papers/julistiono2024.md)")
 #: the runs (Lemmas 28-30): eta down to test_convergence.ETA_RUN_LO = 1e-4
 ETA_SMALL = _shared("eta-small", "'eta small' read as eta in [1e-4, 1] (log scale)")
 ETA_BELOW = Unchecked(
     "eta in (0, 1e-4)", Reason.BUDGET,
-    "the runs' slacks shrink with eta ((27) and cone invariance: first order, e.g. the term eta (L_max - L_min) / "
-    "((1+pi) N_0); (29'): second order where pi_s ~ 0) against the float64 margin of a 2000-step run, and below it "
-    "each decision recomputes the run in mpmath (26.3 s per 2000 steps at 60 digits). Measured for lemma-29/eq-29 "
-    "only (2026-12-07): at eta down to 1e-5 its quick profile escalated 2100 step slacks (min relative slack 8.2e-25), "
-    "none at 1e-4; for these claims the cut at 1e-4 follows it and was not measured per claim")
+    "below 1e-4 the escalations to mpmath cost too much (measured on lemma-29/eq-29; "
+    "docs/papers/julistiono2024.md)")
 #: lemma-28/main draws mu = m mu(alpha), m in [test_convergence.MU_LO, 1]
 MU_BELOW = Unchecked(
     "mu in (0, 0.01 mu(alpha))", Reason.NOT_DRAWN,
-    "Lemma 28's R grows like mu^(-1/p) as mu -> 0 (R^p (mu - mu') = eta (L_max - L_min)/(1+pi)): at mu = 0.01 "
-    "mu(alpha) it is 11.5 to 2.0e11 ||W_mm||_p (seeds 0-7, P_STANDARD, f in {0.01, 0.99}, eta in {1e-4, 1}; "
-    "2026-12-07), and the larger R, the less a run moves bar D (over 2000 steps max_k |bar D_k - bar D_0| = 0 at R = "
-    "2.0e11, 5.4e-7 mu at R = 11.5), so below the cut the check tends to bar D_0 <= mu, true by construction")
+    "R grows like mu^(-1/p) and bar D barely moves at large R: the check tends to bar D_0 <= mu "
+    "(docs/papers/julistiono2024.md)")
 PI_DRAWN = _shared("pi-drawn", "pi drawn in [1e-4, 1] (log scale)")
 
 # ---- runs from the cone (Lemmas 28-30) ------------------------------------------------------------
@@ -205,11 +191,8 @@ RUN_UNCHECKED = RUN_DATA_UNCHECKED + (CONE_P_OFF, ETA_BELOW, RUN_HORIZON)
 ETA_SMALL_EQ29 = _shared("eta-small-eq29", "'eta small' read as eta in [1e-3, 1] (log scale)")
 ETA_BELOW_EQ29 = Unchecked(
     "eta in (0, 1e-3)", Reason.BUDGET,
-    "(29') is second order in the step where pi_s ~ 0 and its deep cost is its mpmath escalations (128000 of 2064000 "
-    "step slacks, 318.7 s, in the committed report), which grow as eta falls: quick (K = 60; 2026-12-07) escalated "
-    "2100 step slacks at eta down to 1e-5 (min relative slack 8.2e-25; 26.3 s per 2000-step mpmath run at 60 digits) "
-    "and none down to 1e-4; the deep cost below 1e-3 could not be measured (the deep run did not finish within 400 s "
-    "on 2 loaded cores with either range, after 3 of its 4 path points, no case failing)")
+    "(29') is second order in the step; its mpmath escalations grow as eta falls and the deep cost below 1e-3 "
+    "could not be measured (docs/papers/julistiono2024.md)")
 RUN_SETTING_EQ29 = CONE_SETTING_ARGMAX + (RUN, ETA_SMALL_EQ29, RUN_R0, PI_EMP)
 RUN_UNCHECKED_EQ29 = RUN_DATA_UNCHECKED + (CONE_P_OFF, ETA_BELOW_EQ29, RUN_HORIZON)
 
