@@ -95,6 +95,8 @@ EVIDENCE_FIELDS: dict[str, str | tuple[str, ...]] = {
     "strength": "string", "holds_from": ("object", "number", "integer", "array"),
     "implied_constant_max": ("number", "string"), "growth_exponent": ("number", "string"),
     "growth_exponent_ci": "array", "exact": "string", "growth_level": "number", "growth_over": "array", "resolution": "number",
+    "tends_to": "number", "last_step_exponent": ("number", "string"), "last_step_exponent_ci": "array",
+    "exactly_zero": "string",
     "estimates": "array", "curvature": "object", "limit": ("number", "string"), "limit_se": ("number", "string"),
     "limit_model": "string", "limit_fit_a": ("number", "string"), "limit_g": "number", "decide_with": "object",
     "extended": "object",
