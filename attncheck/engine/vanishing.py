@@ -87,8 +87,12 @@ def _undecided(g, last, z: float, resolution: float, above: bool, k: int) -> dic
         side = f"the absence of a fall faster than n^-{resolution:g} is not significant"
         factor = _factor(g, z, resolution, upper=False)
     else:
-        side = ("it levels off over the last step or is not significantly above 0 there, while the tail falls"
-                if g.e < -resolution else "a path of 3 points at least would decide")
+        if g.e < -resolution:
+            side = f"the tail falls, but the last step does not fall faster than n^-{resolution:g}"
+        elif not above:
+            side = "it does not fall, but its last point is not significantly above 0"
+        else:
+            side = "it does not fall, and a path of 3 points at least would decide"
         factor = math.inf
     out = {"reason": f"{what}: {side}"}
     if math.isfinite(factor):

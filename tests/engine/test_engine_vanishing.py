@@ -81,7 +81,14 @@ def test_a_change_within_the_errors_is_undecided_and_names_the_draws():
 
 def test_two_points_never_refute():
     verdict, ev = vanishing_rule([10, 100], [1.0, 1.0], [0.001, 0.001])
-    assert verdict.value == "INCONCLUSIVE", ev
+    assert verdict.value == "INCONCLUSIVE" and "3 points" in ev["reason"], ev
+
+
+def test_undecided_reasons_name_what_blocks_each_verdict():
+    falls_then_flat = vanishing_rule([10, 100, 1e3, 1e4, 1e5], [4.0, 1.0, 0.25, 0.0625, 0.0625], [0.0] * 5)
+    assert falls_then_flat[0].value == "INCONCLUSIVE" and "last step" in falls_then_flat[1]["reason"]
+    near_zero = vanishing_rule(SHORT, [0.01, 0.01, 0.01], [0.0, 0.0, 0.02])
+    assert near_zero[0].value == "INCONCLUSIVE" and "not significantly above 0" in near_zero[1]["reason"]
 
 
 def test_vanishes_needs_an_asymptotic_claim_without_across():
