@@ -773,14 +773,8 @@ def vanish_rate_twin(c, Y, xp):
     return batch_estimate(np.mean, Y).scaled(a * n ** -0.25)
 
 
-@_vanish("vanish-growth", "false", "an exact quantity growing like log n, against an exact twin falling like 1/n",
-         EXACT, r"X_n = o(1) with X_n = a \log n, exactly", sample=_no_draws)
-def vanish_growth_false(c, R, xp):
-    n, a = c
-    return np.array([a * math.log(n)])
-
-
-@_vanish("vanish-growth", "twin", None, EXACT, r"X_n = o(1) with X_n = 90 a / n, exactly", sample=_no_draws)
-def vanish_growth_twin(c, R, xp):
-    n, a = c
-    return np.array([90 * a / n])
+# the exact-decay family's evaluators, read as quantities that must tend to 0
+_vanish("vanish-growth", "false", "an exact quantity growing like log n, against an exact twin falling like 1/n",
+        EXACT, r"X_n = o(1) with X_n = a \log n, exactly", sample=_no_draws)(exact_decay_false.evaluate)
+_vanish("vanish-growth", "twin", None, EXACT, r"X_n = o(1) with X_n = 90 a / n, exactly",
+        sample=_no_draws)(exact_decay_twin.evaluate)
